@@ -1,0 +1,173 @@
+// The `ndb` command line: the same core as the app, the real engine on Pyodide under Node.
+
+import { readFileSync } from 'node:fs';
+import { parseAction, parseActionList, type Action } from '../core/actions';
+import type { DebugState } from '../core/state';
+import { toTraceLines } from '../core/traceJsonl';
+import { loadNodeEngine } from '../runtime/node';
+import { checkKnown, parseArgs, parseLineList, stringOption, UsageError, type ParsedArgs } from './args';
+import { debugStates, ProgramError, recordOrThrow } from './session';
+
+const USAGE = `ndb — a neural debugger for Python
+
+Usage:
+  ndb trace FILE [--call EXPR] [--max-events N] [--json]
+  ndb debug FILE [--call EXPR] --actions a1,a2,… [--breakpoints L1,L2] [--engine real] [--json]
+  ndb debug --batch REQUESTS.jsonl [--engine real] --json
+  ndb format --trace TRACE.jsonl --actions a1,a2,…
+
+Actions: step_into, step_over, step_return, continue, breakpoint:LINE,
+         inv_step_into, inv_step_over, inv_step_call
+`;
+
+type Out = (line: string) => void;
+
+export async function main(argv: string[], out: Out = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'trace':
+        return await traceCommand(parseArgs(rest, ['json']), out);
+      case 'debug':
+        return await debugCommand(parseArgs(rest, ['json']), out);
+      case 'format': {
+        const { formatCommand } = await import('./format');
+        return await formatCommand(parseArgs(rest, []), out);
+      }
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        process.stdout.write(USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command '${command}'`);
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`ndb: ${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+    process.stderr.write(`ndb: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}
+
+export function readProgram(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ProgramError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+}
+
+function fileArgument(args: ParsedArgs): string {
+  if (args.positionals.length !== 1) throw new UsageError('expected exactly one FILE');
+  return args.positionals[0]!;
+}
+
+function maxEventsOption(args: ParsedArgs): number | undefined {
+  const text = stringOption(args, 'max-events');
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError('--max-events must be a positive integer');
+  return n;
+}
+
+async function traceCommand(args: ParsedArgs, out: Out): Promise<number> {
+  checkKnown(args, ['call', 'json', 'max-events']);
+  const source = readProgram(fileArgument(args));
+  const engine = await loadNodeEngine();
+  const rec = recordOrThrow(engine, source, stringOption(args, 'call') ?? '', maxEventsOption(args));
+  if (args.options.has('json')) {
+    for (const line of toTraceLines(rec)) out(JSON.stringify(line));
+  } else {
+    for (const e of rec.events) out(`${'  '.repeat(Math.max(0, e.depth))}${e.event.padEnd(9)} ${e.function}:${e.line}  ${localsText(e.locals)}${e.value !== undefined ? `  -> ${e.value}` : ''}`);
+    out(`exit: ${rec.exit.status}${rec.exit.message ? ` (${rec.exit.message})` : ''}`);
+  }
+  warnIfCut(rec.exit.status, rec.exit.message);
+  return 0;
+}
+
+function warnIfCut(status: string, message: string | undefined): void {
+  if (status === 'budget' || status === 'timeout') process.stderr.write(`ndb: ${message ?? status}\n`);
+}
+
+function engineOption(args: ParsedArgs): 'real' {
+  const engine = stringOption(args, 'engine') ?? 'real';
+  if (engine === 'real') return engine;
+  if (engine === 'neural' || engine === 'both') {
+    throw new UsageError(`--engine ${engine}: the neural engine is not built yet; use --engine real`);
+  }
+  throw new UsageError(`--engine must be real, neural or both, not '${engine}'`);
+}
+
+interface BatchRequest {
+  id: unknown;
+  file: string;
+  call?: string;
+  actions?: string[];
+  breakpoints?: number[];
+}
+
+async function debugCommand(args: ParsedArgs, out: Out): Promise<number> {
+  checkKnown(args, ['call', 'json', 'actions', 'breakpoints', 'engine', 'batch', 'max-events']);
+  engineOption(args);
+  const batch = stringOption(args, 'batch');
+  const maxEvents = maxEventsOption(args);
+  if (batch !== undefined) {
+    if (args.positionals.length > 0) throw new UsageError('--batch takes no FILE');
+    return batchCommand(batch, maxEvents, out);
+  }
+  const source = readProgram(fileArgument(args));
+  const actions = parseActionList(stringOption(args, 'actions') ?? '');
+  const breakpoints = parseLineList(stringOption(args, 'breakpoints'), '--breakpoints');
+  const engine = await loadNodeEngine();
+  const rec = recordOrThrow(engine, source, stringOption(args, 'call') ?? '', maxEvents);
+  const states = debugStates(rec, actions, breakpoints);
+  if (args.options.has('json')) out(JSON.stringify({ states }));
+  else states.forEach((s, i) => out(`${i === 0 ? 'start' : actionsText(actions[i - 1]!)}: ${stateText(s)}`));
+  warnIfCut(rec.exit.status, rec.exit.message);
+  return 0;
+}
+
+async function batchCommand(path: string, maxEvents: number | undefined, out: Out): Promise<number> {
+  const text = readProgram(path);
+  const engine = await loadNodeEngine();
+  let failures = 0;
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  for (const [i, line] of lines.entries()) {
+    let id: unknown = null;
+    try {
+      const req = JSON.parse(line) as BatchRequest;
+      id = req.id ?? null;
+      if (typeof req.file !== 'string') throw new ProgramError('a request needs "file"');
+      const actions = (req.actions ?? []).map((a) => parseAction(String(a)));
+      const breakpoints = (req.breakpoints ?? []).map(Number);
+      const rec = recordOrThrow(engine, readProgram(req.file), req.call ?? '', maxEvents);
+      out(JSON.stringify({ id, states: debugStates(rec, actions, breakpoints) }));
+    } catch (err) {
+      failures++;
+      const message = err instanceof Error ? err.message : String(err);
+      process.stderr.write(`ndb: request ${i + 1}${id !== null ? ` (id ${JSON.stringify(id)})` : ''}: ${message}\n`);
+      out(JSON.stringify({ id, error: message }));
+    }
+  }
+  return failures > 0 ? 1 : 0;
+}
+
+function localsText(locals: Record<string, string>): string {
+  return Object.entries(locals)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
+}
+
+function actionsText(a: Action): string {
+  return a.kind === 'breakpoint' ? `breakpoint:${a.line}` : a.kind;
+}
+
+function stateText(s: DebugState): string {
+  if (s.event === 'entry') return 'entry';
+  if (s.event === 'exit') return `exit (${s.status}${s.message ? `: ${s.message}` : ''})`;
+  return `${s.event} ${s.function}:${s.line} ${localsText(s.locals)}${s.value !== undefined ? ` -> ${s.value}` : ''}`;
+}

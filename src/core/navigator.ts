@@ -1,0 +1,250 @@
+// Navigates a recording the way pdb would have stopped in the live program.
+//
+// Forward actions replay CPython 3.14's bdb decision logic (dispatch_call/line/return/exception,
+// stop_here, break_here, the f_trace bookkeeping) over the recorded events of the user's frames.
+// Library frames never stop (they are "skipped modules"), so leaving their events out of the
+// recording changes no stop. Inverse actions walk the recording backwards.
+
+import type { Action } from './actions';
+import { stackAt } from './state';
+import { ENTRY, type Position, type Recording, type TraceEvent } from './trace';
+
+/** A frame reference as bdb holds it: a user frame id, NONE (Python's None), or a frame that is
+ * never stopped in (a library frame, or bdb's bottom frame). */
+type FrameRef = number | typeof NONE | typeof ELSEWHERE;
+const NONE = null;
+const ELSEWHERE = -1;
+
+interface StopInfo {
+  stopframe: FrameRef;
+  returnframe: FrameRef;
+  stoplineno: number;
+  cmdframe: FrameRef;
+  cmdlineno: number | null;
+}
+
+const STEP_ANYWHERE: StopInfo = { stopframe: NONE, returnframe: NONE, stoplineno: 0, cmdframe: NONE, cmdlineno: null };
+
+export class Navigator {
+  readonly recording: Recording;
+  /** Lines with a user breakpoint (the gutter). */
+  breakpoints: Set<number>;
+  private pos: Position = 0;
+  /** Frames whose f_trace is set: only their line/return/exception events reach bdb. */
+  private traced = new Set<number>();
+  private readonly frameCode = new Map<number, number>();
+
+  constructor(recording: Recording, breakpoints: Iterable<number> = []) {
+    this.recording = recording;
+    this.breakpoints = new Set(breakpoints);
+    for (const e of recording.events) {
+      if (!this.frameCode.has(e.frame)) this.frameCode.set(e.frame, e.code);
+    }
+    this.jump(recording.events.length > 0 ? 0 : recording.events.length);
+  }
+
+  get position(): Position {
+    return this.pos;
+  }
+
+  get atExit(): boolean {
+    return this.pos >= this.recording.events.length;
+  }
+
+  /** Moves to any position as if the debugger had stepped there one event at a time. */
+  jump(pos: Position): void {
+    const n = this.recording.events.length;
+    this.pos = Math.max(ENTRY, Math.min(n, pos));
+    this.traced = new Set(this.pos >= 0 && this.pos < n ? stackAt(this.recording, this.pos).map((f) => f.frame) : []);
+  }
+
+  apply(action: Action): Position {
+    switch (action.kind) {
+      case 'inv_step_into':
+        this.jump(this.pos >= 0 ? this.pos - 1 : ENTRY);
+        break;
+      case 'inv_step_over':
+        this.jump(previousAtOrAbove(this.recording.events, this.pos));
+        break;
+      case 'inv_step_call':
+        this.jump(callOfFrame(this.recording.events, this.pos));
+        break;
+      default:
+        this.pos = this.forward(action);
+    }
+    return this.pos;
+  }
+
+  /** Sets a persistent breakpoint while stopped, as pdb's `break` does. */
+  addBreakpoint(line: number): void {
+    this.breakpoints.add(line);
+    this.traceFramesThatCanBreak(this.breakpoints);
+  }
+
+  removeBreakpoint(line: number): void {
+    this.breakpoints.delete(line);
+  }
+
+  /** bdb's set_break: every frame on the stack that contains a breakpoint line gets f_trace. */
+  private traceFramesThatCanBreak(breaks: ReadonlySet<number>): void {
+    const events = this.recording.events;
+    if (this.pos < 0 || this.pos >= events.length) return;
+    for (const frame of stackAt(this.recording, this.pos)) {
+      const code = this.frameCode.get(frame.frame);
+      if (code !== undefined && this.codeHasBreak(code, breaks)) this.traced.add(frame.frame);
+    }
+  }
+
+  private codeHasBreak(codeIndex: number, breaks: ReadonlySet<number>): boolean {
+    const code = this.recording.codes[codeIndex];
+    if (!code) return false;
+    for (const line of breaks) if (line >= code.firstline && code.lines.includes(line)) return true;
+    return false;
+  }
+
+  private isGenerator(frame: FrameRef): boolean {
+    if (typeof frame !== 'number' || frame < 0) return false;
+    const code = this.frameCode.get(frame);
+    return code !== undefined && (this.recording.codes[code]?.generator ?? false);
+  }
+
+  private forward(action: Action): Position {
+    const events = this.recording.events;
+    const n = events.length;
+    if (this.pos >= n) return n;
+    if (this.pos < 0) {
+      this.jump(0);
+      if (action.kind !== 'continue' && action.kind !== 'breakpoint') return this.pos;
+      if (n === 0) return n;
+    }
+    const breaks = new Set(this.breakpoints);
+    if (action.kind === 'breakpoint') {
+      breaks.add(action.line);
+      this.traceFramesThatCanBreak(breaks);
+    }
+    const cur = events[this.pos]!;
+    const here: FrameRef = cur.frame;
+    let st: StopInfo;
+    switch (action.kind) {
+      case 'step_into':
+        st = { ...STEP_ANYWHERE, cmdframe: here, cmdlineno: cur.line };
+        break;
+      case 'step_over':
+        st = { stopframe: here, returnframe: NONE, stoplineno: 0, cmdframe: here, cmdlineno: cur.line };
+        break;
+      case 'step_return':
+        st = this.isGenerator(here)
+          ? { stopframe: here, returnframe: here, stoplineno: -1, cmdframe: NONE, cmdlineno: null }
+          : { stopframe: cur.parent >= 0 ? cur.parent : ELSEWHERE, returnframe: here, stoplineno: 0, cmdframe: NONE, cmdlineno: null };
+        break;
+      case 'continue':
+      case 'breakpoint':
+        // With no breakpoint at all bdb removes its trace function: the program runs to the end.
+        if (breaks.size === 0) return n;
+        st = { stopframe: ELSEWHERE, returnframe: NONE, stoplineno: -1, cmdframe: NONE, cmdlineno: null };
+        break;
+      default:
+        throw new Error(`not a forward action: ${action.kind}`);
+    }
+    if (cur.event === 'return') {
+      // What bdb's dispatch_return does once user_return (the stop) hands control back.
+      if (st.stopframe === here && st.stoplineno !== -1) st = { ...STEP_ANYWHERE };
+      if (st.stoplineno !== -1 && cur.parent >= 0) this.traced.add(cur.parent);
+    }
+    const stopHere = (e: TraceEvent): boolean => {
+      if (e.frame === st.stopframe) return st.stoplineno === -1 ? false : e.line >= st.stoplineno;
+      return st.stopframe === NONE;
+    };
+    const breakHere = (e: TraceEvent): boolean => breaks.has(e.line);
+    const breakAnywhere = (e: TraceEvent): boolean => this.codeHasBreak(e.code, breaks);
+    for (let j = this.pos + 1; j < n; j++) {
+      const e = events[j]!;
+      const f = e.frame;
+      switch (e.event) {
+        case 'call': {
+          if (!(stopHere(e) || breakAnywhere(e))) continue; // f_trace left as it was
+          this.traced.add(f);
+          if (st.stopframe !== NONE && this.isGenerator(f)) continue;
+          return j;
+        }
+        case 'line': {
+          if (!this.traced.has(f)) continue;
+          if ((stopHere(e) || breakHere(e)) && !(st.cmdframe === f && st.cmdlineno === e.line)) return j;
+          continue;
+        }
+        case 'return': {
+          if (!this.traced.has(f)) continue;
+          if (stopHere(e) || f === st.returnframe) {
+            if (st.stopframe !== NONE && this.isGenerator(f)) {
+              if (e.parent >= 0) this.traced.add(e.parent);
+              continue;
+            }
+            return j;
+          }
+          continue;
+        }
+        case 'exception': {
+          if (!this.traced.has(f)) continue;
+          const stopIteration = e.exc_type === 'StopIteration';
+          if (stopHere(e)) {
+            if (!(this.isGenerator(f) && stopIteration && e.exc_tb_none)) return j;
+          } else if (
+            st.stopframe !== NONE &&
+            f !== st.stopframe &&
+            this.isGenerator(st.stopframe) &&
+            (stopIteration || e.exc_type === 'GeneratorExit')
+          ) {
+            return j;
+          }
+          continue;
+        }
+      }
+    }
+    return n;
+  }
+}
+
+function depthAt(events: readonly TraceEvent[], pos: Position): number {
+  return pos >= 0 && pos < events.length ? events[pos]!.depth : 0;
+}
+
+/** inv_step_over: the latest earlier event at the same or a shallower depth. */
+export function previousAtOrAbove(events: readonly TraceEvent[], pos: Position): Position {
+  const d = depthAt(events, pos);
+  for (let j = Math.min(pos, events.length) - 1; j >= 0; j--) {
+    if (events[j]!.depth <= d) return j;
+  }
+  return ENTRY;
+}
+
+/** inv_step_call: this frame's call event; at a call event, the caller's. */
+export function callOfFrame(events: readonly TraceEvent[], pos: Position): Position {
+  if (pos < 0) return ENTRY;
+  let at = pos;
+  if (pos >= events.length) {
+    at = -1;
+    for (let j = events.length - 1; j >= 0; j--) {
+      if (events[j]!.depth === 0) {
+        at = j;
+        break;
+      }
+    }
+    if (at < 0) return ENTRY;
+  } else if (events[pos]!.event === 'call') {
+    const d = events[pos]!.depth;
+    at = -1;
+    for (let j = pos - 1; j >= 0; j--) {
+      if (events[j]!.depth < d) {
+        at = j;
+        break;
+      }
+    }
+    if (at < 0) return ENTRY;
+  }
+  const frame = events[at]!.frame;
+  for (let j = at; j >= 0; j--) {
+    const e = events[j]!;
+    if (e.frame === frame && e.event === 'call') return j;
+  }
+  return ENTRY;
+}

@@ -1,0 +1,85 @@
+// The debugger state shown to users and printed by the CLI: one stop of the debugger.
+
+import type { ExitStatus, Position, Recording, TraceEvent } from './trace';
+
+export interface EventState {
+  event: TraceEvent['event'];
+  line: number;
+  function: string;
+  depth: number;
+  locals: Record<string, string>;
+  value?: string;
+  /** The return event of a frame left by an exception. */
+  raising?: boolean;
+  stdout: string;
+}
+
+export interface EntryState {
+  event: 'entry';
+}
+
+export interface ExitState {
+  event: 'exit';
+  status: ExitStatus;
+  message?: string;
+  value?: string;
+  stdout: string;
+}
+
+export type DebugState = EntryState | EventState | ExitState;
+
+export function stateAt(rec: Recording, pos: Position): DebugState {
+  if (pos < 0) return { event: 'entry' };
+  if (pos >= rec.events.length) {
+    const exit: ExitState = { event: 'exit', status: rec.exit.status, stdout: rec.stdout };
+    if (rec.exit.message !== undefined) exit.message = rec.exit.message;
+    if (rec.exit.value !== undefined) exit.value = rec.exit.value;
+    return exit;
+  }
+  return eventState(rec, rec.events[pos]!);
+}
+
+export function eventState(rec: Recording, e: TraceEvent): EventState {
+  const state: EventState = {
+    event: e.event,
+    line: e.line,
+    function: e.function,
+    depth: e.depth,
+    locals: e.locals,
+    stdout: rec.stdout.slice(0, e.out),
+  };
+  if (e.value !== undefined) state.value = e.value;
+  if (e.raising) state.raising = true;
+  return state;
+}
+
+export interface StackFrame {
+  function: string;
+  line: number;
+  frame: number;
+}
+
+/** The call stack at a position, outermost frame first; each frame at its current line. */
+export function stackAt(rec: Recording, pos: Position): StackFrame[] {
+  const stack: StackFrame[] = [];
+  for (let j = 0; j <= pos && j < rec.events.length; j++) {
+    const e = rec.events[j]!;
+    if (e.depth < 0) continue;
+    stack.length = Math.min(stack.length, e.depth);
+    stack[e.depth] = { function: e.function, line: e.line, frame: e.frame };
+  }
+  return stack;
+}
+
+/** Names whose value differs from the previous stop in the same frame (new names included). */
+export function changedLocals(rec: Recording, pos: Position, previous: Position): Set<string> {
+  const changed = new Set<string>();
+  if (pos < 0 || pos >= rec.events.length) return changed;
+  const cur = rec.events[pos]!;
+  const prev = previous >= 0 && previous < rec.events.length ? rec.events[previous]! : undefined;
+  if (!prev || prev.frame !== cur.frame) return changed;
+  for (const [name, value] of Object.entries(cur.locals)) {
+    if (prev.locals[name] !== value) changed.add(name);
+  }
+  return changed;
+}

@@ -1,0 +1,70 @@
+// The recording made by the tracer (training/tracer.py); docs/trace.md describes every field.
+
+export type EventKind = 'call' | 'line' | 'return' | 'exception';
+
+export interface TraceEvent {
+  event: EventKind;
+  line: number;
+  function: string;
+  /** Call-stack depth among the user's frames; the entry function (or module) is 0. */
+  depth: number;
+  /** Identity of the Python frame object: stable across the resumptions of a generator. */
+  frame: number;
+  /** The frame's f_back when that is a user frame, else -1. */
+  parent: number;
+  /** Index into Recording.codes. */
+  code: number;
+  locals: Record<string, string>;
+  /** Length of the program's stdout when the event happened. */
+  out: number;
+  /** repr of the returned value, or of the exception at exception events. */
+  value?: string;
+  exc_type?: string;
+  exc_tb_none?: boolean;
+  /** A return event of a frame that an exception is leaving. */
+  raising?: boolean;
+}
+
+export interface CodeInfo {
+  name: string;
+  firstline: number;
+  lines: number[];
+  generator: boolean;
+}
+
+export type ExitStatus =
+  | 'normal'
+  | 'exception'
+  | 'budget'
+  | 'timeout'
+  | 'syntax_error'
+  | 'call_error'
+  | 'error';
+
+export interface ExitInfo {
+  status: ExitStatus;
+  message?: string;
+  value?: string;
+  line?: number;
+  column?: number;
+  exc_type?: string;
+}
+
+export interface Recording {
+  source: string;
+  call: string;
+  events: TraceEvent[];
+  codes: CodeInfo[];
+  stdout: string;
+  stdout_truncated?: boolean;
+  exit: ExitInfo;
+}
+
+/** A place in a recording: -1 before the first event ("entry"), events.length after the last ("exit"). */
+export type Position = number;
+
+export const ENTRY: Position = -1;
+
+export function exitPosition(rec: Recording): Position {
+  return rec.events.length;
+}

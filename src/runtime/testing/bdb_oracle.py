@@ -1,0 +1,152 @@
+"""Test oracle: runs a program under CPython's own bdb and reports where each command stops.
+
+The navigator in src/core replays bdb's logic over a recording; this drives the real bdb on the
+live program so the two can be compared stop for stop. Each *segment* is a fresh run: it first
+reaches event number ``goto`` by stepping one event at a time, then issues its commands.
+"""
+
+from __future__ import annotations
+
+import bdb
+import json
+import linecache
+import os
+from typing import Any
+
+import ndb_tracer as T
+
+
+class _Oracle(bdb.Bdb):
+    def __init__(self, commands: list[str], goto: int, breakpoints: list[int], path: str) -> None:
+        super().__init__(skip=["*"])
+        self.commands = list(commands)
+        self.goto = goto
+        self.path = path
+        self.events_seen = 0
+        self.snapshots: list[dict[str, Any]] = []
+        self.frame_ids: dict[int, int] = {}
+        self.frames_alive: list[Any] = []
+        self.reprer = T._Reprer(T.DEFAULT_MAX_REPR)
+        self.helper = T.Recorder(10**9, T.DEFAULT_MAX_REPR, None)
+        self.temporary: Any = None
+        for line in breakpoints:
+            error = self.set_break(path, line)
+            if error:
+                raise ValueError(error)
+
+    # Only the user's code is debugged (justMyCode): every other module is skipped.
+    def is_skipped_module(self, module_name: str | None) -> bool:
+        return module_name != "__main__"
+
+    def trace_dispatch(self, frame: Any, event: str, arg: Any) -> Any:
+        if frame.f_code.co_filename == T.USER_FILENAME and event in ("call", "line", "return", "exception"):
+            if event == "call" and id(frame) not in self.frame_ids:
+                self.frame_ids[id(frame)] = len(self.frame_ids)
+                self.frames_alive.append(frame)
+            self.events_seen += 1
+        return super().trace_dispatch(frame, event, arg)
+
+    def do_clear(self, arg: str) -> None:
+        self.clear_bpbynumber(arg)
+
+    def _depth(self, frame: Any) -> int:
+        depth = 0
+        back = frame.f_back
+        while back is not None:
+            if back.f_code.co_filename == T.USER_FILENAME:
+                depth += 1
+            back = back.f_back
+        return depth
+
+    def _stop(self, frame: Any, kind: str, value: Any = None, has_value: bool = False) -> None:
+        if self.events_seen <= self.goto:
+            # Still travelling to the segment's first event: stop at every event.
+            self._set_stopinfo(None, None)
+            return
+        if self.temporary is not None:
+            if self.temporary.number in [b.number for b in bdb.Breakpoint.bpbynumber if b]:
+                self.clear_bpbynumber(str(self.temporary.number))
+            self.temporary = None
+        snap: dict[str, Any] = {
+            "event": kind,
+            "line": frame.f_lineno,
+            "function": frame.f_code.co_name,
+            "depth": self._depth(frame),
+            "frame": self.frame_ids.get(id(frame), -1),
+            "locals": self.helper._locals(frame),
+        }
+        if has_value:
+            snap["value"] = self.reprer(value)
+        self.snapshots.append(snap)
+        if not self.commands:
+            self.set_quit()
+            return
+        command = self.commands.pop(0)
+        if command == "step_into":
+            self.set_step()
+        elif command == "step_over":
+            self.set_next(frame)
+        elif command == "step_return":
+            self.set_return(frame)
+        elif command == "continue":
+            self.set_continue()
+        elif command.startswith("breakpoint:"):
+            self.set_break(self.path, int(command.split(":")[1]), temporary=True)
+            self.temporary = bdb.Breakpoint.bpbynumber[-1]
+            self.set_continue()
+        else:
+            raise ValueError(f"unknown command {command}")
+
+    def user_call(self, frame: Any, argument_list: Any) -> None:
+        self._stop(frame, "call")
+
+    def user_line(self, frame: Any) -> None:
+        self._stop(frame, "line")
+
+    def user_return(self, frame: Any, return_value: Any) -> None:
+        self._stop(frame, "return", return_value, True)
+
+    def user_exception(self, frame: Any, exc_info: Any) -> None:
+        self._stop(frame, "exception", exc_info[1], True)
+
+
+def run_segment(source: str, call: str, breakpoints: list[int], goto: int, commands: list[str]) -> list[dict[str, Any]]:
+    path = os.path.abspath(T.USER_FILENAME)
+    with open(path, "w") as handle:
+        handle.write(source)
+    linecache.checkcache()
+    bdb.Breakpoint.next = 1
+    bdb.Breakpoint.bplist = {}
+    bdb.Breakpoint.bpbynumber = [None]
+    oracle = _Oracle(commands, goto, breakpoints, path)
+    code = compile(source, T.USER_FILENAME, "exec")
+    namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": __builtins__, "input": T._no_input}
+    import sys
+
+    saved = sys.stdout
+    sys.stdout = T._Capture()
+    try:
+        if call:
+            exec(code, namespace)
+            # The call expression is not the user's code: give its frame a module name bdb skips.
+            call_namespace = dict(namespace, __name__="ndb_call")
+            oracle.runcall(T._run_call, compile(call, "<call>", "eval"), call_namespace)
+        else:
+            oracle.runcall(T._run_module, code, namespace)
+    except BaseException:
+        pass  # an uncaught exception of the program ends the run, as in pdb
+    finally:
+        sys.settrace(None)
+        sys.stdout = saved
+    oracle.snapshots.append({"event": "exit"})
+    return oracle.snapshots
+
+
+def run_segments_json(request_json: str) -> str:
+    request = json.loads(request_json)
+    out = []
+    for segment in request["segments"]:
+        out.append(
+            run_segment(request["source"], request["call"], request["breakpoints"], segment["goto"], segment["commands"])
+        )
+    return json.dumps(out)

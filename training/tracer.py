@@ -1,0 +1,357 @@
+"""The one tracer of ndb.
+
+It runs a user's program under ``sys.settrace`` and records every call, line, return and exception
+event of the user's own code (calls into library code are not recorded, like debugpy's justMyCode).
+The app loads this file into Pyodide (browser worker and Node CLI); the training pipeline imports it.
+Ground truth and training data therefore come from the same code.
+
+``record(source, call)`` returns a JSON-ready dict; see ``docs/trace.md`` for its fields.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import reprlib
+import sys
+import time
+import types
+from typing import Any
+
+USER_FILENAME = "main.py"
+GENERATOR_FLAGS = 0x20 | 0x80 | 0x200  # CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR
+DEFAULT_MAX_EVENTS = 10_000
+DEFAULT_MAX_REPR = 1_000
+MAX_STDOUT = 100_000
+TRUNCATION_MARK = "\u2026"
+
+
+class StopProgram(BaseException):
+    """Raised from the trace function to end a runaway program (a BaseException so that a user's
+    ``except Exception`` cannot swallow it)."""
+
+    def __init__(self, status: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class InputNotAvailable(RuntimeError):
+    pass
+
+
+def _no_input(prompt: object = "") -> str:
+    raise InputNotAvailable(
+        "input() is not available in ndb: pass values as arguments through the Call field"
+    )
+
+
+class _Capture:
+    """Stands in for sys.stdout while the program runs; keeps at most MAX_STDOUT characters."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.size = 0
+        self.truncated = False
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        room = MAX_STDOUT - self.size
+        if room <= 0:
+            self.truncated = True
+            return len(text)
+        piece = text[:room]
+        if len(piece) < len(text):
+            self.truncated = True
+        self.parts.append(piece)
+        self.size += len(piece)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def getvalue(self) -> str:
+        return "".join(self.parts)
+
+
+def _strip_addresses(text: str) -> str:
+    # Reprs such as "<function f at 0x7f...>" would make traces depend on memory layout.
+    out = []
+    i = 0
+    n = len(text)
+    while i < n:
+        j = text.find(" at 0x", i)
+        if j < 0:
+            out.append(text[i:])
+            break
+        k = j + 6
+        while k < n and text[k] in "0123456789abcdefABCDEF":
+            k += 1
+        out.append(text[i:j])
+        if k == j + 6:
+            out.append(" at 0x")
+        i = k
+    return "".join(out)
+
+
+class _Reprer:
+    def __init__(self, max_repr: int) -> None:
+        self.max_repr = max_repr
+        short = reprlib.Repr()
+        short.maxlevel = 4
+        short.maxlist = short.maxtuple = short.maxset = short.maxfrozenset = 50
+        short.maxdict = 30
+        short.maxdeque = short.maxarray = 50
+        short.maxstring = max_repr
+        short.maxlong = max_repr
+        short.maxother = max_repr
+        self.short = short
+
+    def __call__(self, value: Any) -> str:
+        try:
+            if isinstance(value, (str, bytes, bytearray)) and len(value) > self.max_repr:
+                text = repr(value[: self.max_repr])
+            elif isinstance(value, (list, tuple, dict, set, frozenset)) and len(value) > 1000:
+                text = self.short.repr(value)
+            elif isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 10_000:
+                text = f"<int with about {int(value.bit_length() * 0.30103) + 1} digits>"
+            else:
+                text = repr(value)
+        except RecursionError:
+            text = "<repr failed: RecursionError>"
+        except Exception as exc:  # a user's __repr__ may raise anything
+            text = f"<repr failed: {type(exc).__name__}>"
+        if not isinstance(text, str):
+            text = "<repr failed: not a str>"
+        text = _strip_addresses(text)
+        if len(text) > self.max_repr:
+            text = text[: self.max_repr] + TRUNCATION_MARK
+        return text
+
+
+class Recorder:
+    def __init__(self, max_events: int, max_repr: int, time_limit: float | None) -> None:
+        self.max_events = max_events
+        self.time_limit = time_limit
+        self.repr = _Reprer(max_repr)
+        self.events: list[dict[str, Any]] = []
+        self.frame_ids: dict[int, int] = {}
+        self.frames_alive: list[types.FrameType] = []  # keeps id() values from being reused
+        self.depth_of: dict[int, int] = {}
+        self.codes: list[dict[str, Any]] = []
+        self.code_ids: dict[int, int] = {}
+        self.unwinding: set[int] = set()
+        self.stdout = _Capture()
+        self.started = time.monotonic()
+
+    def _frame_id(self, frame: types.FrameType) -> int:
+        key = id(frame)
+        fid = self.frame_ids.get(key)
+        if fid is None:
+            fid = len(self.frame_ids)
+            self.frame_ids[key] = fid
+            self.frames_alive.append(frame)
+        return fid
+
+    def _code_id(self, code: types.CodeType) -> int:
+        key = id(code)
+        cid = self.code_ids.get(key)
+        if cid is None:
+            cid = len(self.codes)
+            self.code_ids[key] = cid
+            lines = sorted({ln for _, _, ln in code.co_lines() if ln is not None and ln > 0})
+            self.codes.append(
+                {
+                    "name": code.co_name,
+                    "firstline": code.co_firstlineno,
+                    "lines": lines,
+                    "generator": bool(code.co_flags & GENERATOR_FLAGS),
+                }
+            )
+        return cid
+
+    def _user_parent(self, frame: types.FrameType) -> types.FrameType | None:
+        back = frame.f_back
+        while back is not None and back.f_code.co_filename != USER_FILENAME:
+            back = back.f_back
+        return back
+
+    def _locals(self, frame: types.FrameType) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for name, value in list(frame.f_locals.items()):
+            if name.startswith("__") and name.endswith("__"):
+                continue
+            if isinstance(value, types.ModuleType):
+                continue
+            out[name] = self.repr(value)
+        return out
+
+    def _safe_locals(self, frame: types.FrameType) -> dict[str, str]:
+        try:
+            return self._locals(frame)
+        except RecursionError:
+            # Deep in a recursion the tracer itself can run out of stack: keep the event, lose
+            # only its values.
+            return {}
+
+    def trace(self, frame: types.FrameType, event: str, arg: Any) -> Any:
+        if frame.f_code.co_filename != USER_FILENAME:
+            return None
+        if event not in ("call", "line", "return", "exception"):
+            return self.trace
+        if len(self.events) >= self.max_events:
+            raise StopProgram(
+                "budget",
+                f"Stopped after {self.max_events} events (the event budget): "
+                "the program may not terminate",
+            )
+        if (
+            self.time_limit is not None
+            and len(self.events) % 64 == 0
+            and time.monotonic() - self.started > self.time_limit
+        ):
+            raise StopProgram("timeout", f"Stopped after {self.time_limit:g} s (the time limit)")
+        self._record(frame, event, arg)
+        return self.trace
+
+    def _record(self, frame: types.FrameType, event: str, arg: Any) -> None:
+        fid = self._frame_id(frame)
+        parent = self._user_parent(frame)
+        if event == "call":
+            self.depth_of[fid] = 0 if parent is None else self.depth_of.get(self._frame_id(parent), -1) + 1
+            self.unwinding.discard(fid)
+        back = frame.f_back
+        record: dict[str, Any] = {
+            "event": event,
+            "line": frame.f_lineno,
+            "function": frame.f_code.co_name,
+            "depth": self.depth_of.get(fid, 0),
+            "frame": fid,
+            "parent": self._frame_id(back) if back is not None and back.f_code.co_filename == USER_FILENAME else -1,
+            "code": self._code_id(frame.f_code),
+            "locals": self._safe_locals(frame),
+            "out": self.stdout.size,
+        }
+        if event == "line":
+            self.unwinding.discard(fid)
+        elif event == "exception":
+            exc_type, exc, tb = arg
+            record["value"] = self.repr(exc)
+            record["exc_type"] = getattr(exc_type, "__name__", str(exc_type))
+            record["exc_tb_none"] = tb is None
+            self.unwinding.add(fid)
+        elif event == "return":
+            if fid in self.unwinding:
+                # settrace reports an exception leaving a frame as a return of None.
+                record["value"] = self.events_last_exception(fid)
+                record["raising"] = True
+                self.unwinding.discard(fid)
+            else:
+                record["value"] = self.repr(arg)
+        self.events.append(record)
+
+    def events_last_exception(self, fid: int) -> str:
+        for ev in reversed(self.events):
+            if ev["frame"] == fid and ev["event"] == "exception":
+                return ev["value"]
+        return "None"
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _run_module(code: types.CodeType, namespace: dict[str, Any]) -> None:
+    exec(code, namespace)
+
+
+def _run_call(code: types.CodeType, namespace: dict[str, Any]) -> Any:
+    return eval(code, namespace)
+
+
+def record(
+    source: str,
+    call: str | None = None,
+    *,
+    max_events: int = DEFAULT_MAX_EVENTS,
+    max_repr: int = DEFAULT_MAX_REPR,
+    time_limit: float | None = 10.0,
+) -> dict[str, Any]:
+    """Run ``source`` (and then ``call``, an expression such as ``f([3, 1, 2])``, if given) under the
+    tracer. Never raises for problems of the user's program: they end up in ``exit``."""
+    result: dict[str, Any] = {
+        "source": source,
+        "call": call or "",
+        "events": [],
+        "codes": [],
+        "stdout": "",
+        "exit": {"status": "normal"},
+    }
+    try:
+        code = compile(source, USER_FILENAME, "exec")
+    except SyntaxError as exc:
+        result["exit"] = {
+            "status": "syntax_error",
+            "message": f"SyntaxError: {exc.msg} (line {exc.lineno})",
+            "line": exc.lineno or 1,
+            "column": exc.offset or 1,
+        }
+        return result
+    call_code = None
+    if call and call.strip():
+        try:
+            call_code = compile(call.strip(), "<call>", "eval")
+        except SyntaxError as exc:
+            result["exit"] = {"status": "call_error", "message": f"The call is not an expression: {exc.msg}"}
+            return result
+
+    namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins, "input": _no_input}
+    recorder = Recorder(max_events, max_repr, time_limit)
+    saved_stdout = sys.stdout
+    sys.stdout = recorder.stdout
+    try:
+        if call_code is not None:
+            try:
+                _run_module(code, namespace)  # definitions run untraced
+            except BaseException as exc:
+                result["exit"] = {"status": "error", "message": f"The module raised before the call: {_describe(exc)}"}
+                return result
+            recorder.stdout = _Capture()
+            sys.stdout = recorder.stdout
+        value: Any = None
+        sys.settrace(recorder.trace)
+        try:
+            if call_code is None:
+                _run_module(code, namespace)
+            else:
+                value = _run_call(call_code, namespace)
+        finally:
+            sys.settrace(None)
+        if call_code is not None:
+            result["exit"]["value"] = recorder.repr(value)  # untraced: a user __repr__ may run
+    except StopProgram as stop:
+        result["exit"] = {"status": stop.status, "message": stop.message}
+    except KeyboardInterrupt:
+        result["exit"] = {"status": "timeout", "message": "Stopped: the program ran past the time limit"}
+    except RecursionError as exc:
+        result["exit"] = {"status": "exception", "message": _describe(exc), "exc_type": "RecursionError"}
+    except BaseException as exc:
+        result["exit"] = {"status": "exception", "message": _describe(exc), "exc_type": type(exc).__name__}
+    finally:
+        sys.settrace(None)
+        sys.stdout = saved_stdout
+    if call_code is not None and not recorder.events and result["exit"]["status"] == "exception":
+        result["exit"]["message"] = "The call raised before any of your code ran: " + result["exit"]["message"]
+    result["events"] = recorder.events
+    result["codes"] = recorder.codes
+    result["stdout"] = recorder.stdout.getvalue()
+    if recorder.stdout.truncated:
+        result["stdout_truncated"] = True
+    return result
+
+
+def record_json(source: str, call: str | None = None, options_json: str = "{}") -> str:
+    options = json.loads(options_json)
+    return json.dumps(record(source, call, **options), ensure_ascii=False)
