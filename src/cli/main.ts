@@ -1,7 +1,7 @@
 // The `ndb` command line: the same core as the app, the real engine on Pyodide under Node.
 
 import { readFileSync } from 'node:fs';
-import { parseAction, parseActionList, type Action } from '../core/actions';
+import { ActionSyntaxError, parseAction, parseActionList, type Action } from '../core/actions';
 import type { DebugState } from '../core/state';
 import { toTraceLines } from '../core/traceJsonl';
 import { loadNodeEngine } from '../runtime/node';
@@ -44,7 +44,7 @@ export async function main(argv: string[], out: Out = (l) => process.stdout.writ
         throw new UsageError(`unknown command '${command}'`);
     }
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (err instanceof UsageError || err instanceof ActionSyntaxError) {
       process.stderr.write(`ndb: ${err.message}\n\n${USAGE}`);
       return 2;
     }

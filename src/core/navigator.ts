@@ -165,7 +165,9 @@ export class Navigator {
           if (!(stopHere(e) || breakAnywhere(e))) continue; // f_trace left as it was
           this.traced.add(f);
           if (st.stopframe !== NONE && this.isGenerator(f)) continue;
-          return j;
+          // bdb calls user_call here "if we might stop"; pdb stops only if stop_here holds.
+          if (stopHere(e)) return j;
+          continue;
         }
         case 'line': {
           if (!this.traced.has(f)) continue;

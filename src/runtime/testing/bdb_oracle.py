@@ -98,7 +98,10 @@ class _Oracle(bdb.Bdb):
             raise ValueError(f"unknown command {command}")
 
     def user_call(self, frame: Any, argument_list: Any) -> None:
-        self._stop(frame, "call")
+        # As pdb.Pdb.user_call: bdb calls this when it *might* stop (a breakpoint somewhere in
+        # the function); the debugger stops only if stop_here holds.
+        if self.stop_here(frame):
+            self._stop(frame, "call")
 
     def user_line(self, frame: Any) -> None:
         self._stop(frame, "line")

@@ -1,0 +1,106 @@
+// The CLI contract: `ndb trace`, `ndb debug` (single and --batch), errors on stderr with a non-zero status.
+
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../runtime/node';
+import { main } from './main';
+
+const dir = mkdtempSync(join(tmpdir(), 'ndb-cli-'));
+const program = join(dir, 'prog.py');
+writeFileSync(program, 'def f(xs):\n    s = 0\n    for x in xs:\n        s += x\n    return s\n\ndef g(n):\n    return f(list(range(n))) * 2\n');
+
+async function run(...argv: string[]): Promise<{ code: number; lines: string[] }> {
+  const lines: string[] = [];
+  const code = await main(argv, (l) => lines.push(l));
+  return { code, lines };
+}
+
+describe('ndb trace', () => {
+  it('prints one JSON object per event, then the exit line', async () => {
+    const { code, lines } = await run('trace', program, '--call', 'g(3)', '--json');
+    expect(code).toBe(0);
+    const objs = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    const events = objs.slice(0, -1);
+    expect(events[0]).toMatchObject({ event: 'call', line: 7, function: 'g', depth: 0, locals: { n: '3' } });
+    expect(events.filter((e) => e.function === 'f').every((e) => e.depth === 1)).toBe(true);
+    const ret = events[events.length - 1]!;
+    expect(ret).toMatchObject({ event: 'return', function: 'g', value: '6' });
+    expect(objs[objs.length - 1]).toMatchObject({ event: 'exit', status: 'normal', value: '6' });
+  });
+});
+
+describe('ndb debug', () => {
+  it('prints the initial state and the state after each action', async () => {
+    const { code, lines } = await run('debug', program, '--call', 'g(3)', '--actions', 'step_into,step_into,step_into,step_over,step_return,inv_step_call,breakpoint:4,continue', '--breakpoints', '5', '--engine', 'real', '--json');
+    expect(code).toBe(0);
+    expect(lines).toHaveLength(1);
+    const { states } = JSON.parse(lines[0]!) as { states: Array<Record<string, unknown>> };
+    expect(states).toHaveLength(9);
+    expect(states.map((s) => [s.event, s.function, s.line])).toEqual([
+      ['call', 'g', 7],
+      ['line', 'g', 8],
+      ['call', 'f', 1],
+      ['line', 'f', 2],
+      ['line', 'f', 3],
+      ['line', 'f', 5], // the breakpoint on line 5 stops step_return, as in pdb
+      ['call', 'f', 1],
+      ['line', 'f', 4],
+      ['line', 'f', 5],
+    ]);
+    expect(states[5]).toMatchObject({ locals: { s: '3', x: '2' } });
+    expect(states[6]).toMatchObject({ locals: { xs: '[0, 1, 2]' } });
+  });
+
+  it('runs a batch of requests with one Pyodide', async () => {
+    const requests = join(dir, 'req.jsonl');
+    writeFileSync(
+      requests,
+      [
+        { id: 'a', file: program, call: 'f([5])', actions: ['step_return'], breakpoints: [] },
+        { id: 7, file: program, call: 'g(2)', actions: ['continue'], breakpoints: [4] },
+        { id: 'bad', file: join(dir, 'missing.py'), call: '', actions: [] },
+      ].map((r) => JSON.stringify(r)).join('\n'),
+    );
+    const { code, lines } = await run('debug', '--batch', requests, '--engine', 'real', '--json');
+    expect(code).toBe(1);
+    const out = lines.map((l) => JSON.parse(l) as { id: unknown; states?: Array<Record<string, unknown>>; error?: string });
+    expect(out.map((o) => o.id)).toEqual(['a', 7, 'bad']);
+    expect(out[0]!.states![1]).toMatchObject({ event: 'return', value: '5' });
+    expect(out[1]!.states![1]).toMatchObject({ event: 'line', line: 4, locals: { s: '0' } });
+    expect(out[2]!.error).toMatch(/cannot read/);
+  });
+
+  it('reaches the exit state with its status', async () => {
+    const { lines } = await run('debug', program, '--call', 'g(1)', '--actions', 'continue,step_into,inv_step_into', '--json');
+    const { states } = JSON.parse(lines[0]!) as { states: Array<Record<string, unknown>> };
+    expect(states[1]).toMatchObject({ event: 'exit', status: 'normal', value: '0' });
+    expect(states[2]).toMatchObject({ event: 'exit' });
+    expect(states[3]).toMatchObject({ event: 'return', function: 'g' });
+  });
+});
+
+describe('ndb errors', () => {
+  it('rejects bad usage and bad programs on stderr with a non-zero status', async () => {
+    expect((await run('debug', program, '--actions', 'jump')).code).toBe(2);
+    expect((await run('trace', join(dir, 'none.py'))).code).toBe(1);
+    const bad = join(dir, 'bad.py');
+    writeFileSync(bad, 'def f(:\n');
+    expect((await run('trace', bad, '--json')).code).toBe(1);
+  });
+
+  it('works as a process: stdout for JSON, stderr for the error', async () => {
+    const exec = promisify(execFile);
+    const ok = await exec('node', ['bin/ndb.mjs', 'debug', program, '--call', 'f([1])', '--actions', 'step_return', '--json'], { cwd: REPO_ROOT });
+    expect(JSON.parse(ok.stdout).states[1].value).toBe('1');
+    const bad = join(dir, 'bad2.py');
+    writeFileSync(bad, 'x = (\n');
+    const failed = await exec('node', ['bin/ndb.mjs', 'trace', bad, '--json'], { cwd: REPO_ROOT }).catch((e: { code: number; stderr: string; stdout: string }) => e);
+    expect('code' in failed && failed.code).toBe(1);
+    expect((failed as { stderr: string }).stderr).toMatch(/main\.py:1:\d+: SyntaxError/);
+    expect((failed as { stdout: string }).stdout).toBe('');
+  }, 60_000);
+});

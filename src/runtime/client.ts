@@ -1,0 +1,206 @@
+// The main thread's side of the Pyodide worker: typed messages in, promises out.
+//
+// The worker answers each request with its id; an answer whose id is no longer pending (a request
+// that was superseded, or one from a worker that was replaced) is dropped. A runaway program is
+// stopped in two steps: first Python's interrupt buffer (a SharedArrayBuffer, only when the page is
+// cross-origin isolated), then, if Python does not come back, the worker is terminated and a fresh
+// one is started.
+
+import type { Recording } from '../core/trace';
+import type { RecordOptions } from './realEngine';
+
+export type { RecordOptions };
+
+/** Messages from the main thread to the worker. */
+export type WorkerRequest =
+  | { type: 'init'; interruptBuffer: Uint8Array | null }
+  | { type: 'record'; id: number; source: string; call: string; options: RecordOptions };
+
+/** Messages from the worker to the main thread. */
+export type WorkerResponse =
+  | { type: 'ready'; loadMs: number; pythonVersion: string; interruptible: boolean }
+  | { type: 'recorded'; id: number; recording: Recording; elapsedMs: number }
+  | { type: 'error'; id: number | null; message: string };
+
+export interface EngineInfo {
+  loadMs: number;
+  pythonVersion: string;
+  interruptible: boolean;
+}
+
+export interface ClientOptions {
+  /** Milliseconds a recording may run before Python is interrupted (default 10 s). */
+  interruptAfterMs?: number;
+  /** Milliseconds after the interrupt before the worker is replaced (default 4 s). */
+  terminateAfterMs?: number;
+  /** Called when a new worker has loaded (after a restart too). */
+  onReady?: (info: EngineInfo) => void;
+  /** Called when the worker itself fails (e.g. Pyodide cannot load). */
+  onFatal?: (message: string) => void;
+}
+
+/** Thrown for a request that will never be answered (superseded, or the worker was replaced). */
+export class EngineError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'engine' | 'stopped' | 'superseded' | 'load',
+  ) {
+    super(message);
+  }
+}
+
+interface Pending {
+  resolve: (rec: Recording) => void;
+  reject: (err: EngineError) => void;
+  timers: ReturnType<typeof setTimeout>[];
+}
+
+export type WorkerFactory = () => Worker;
+
+const defaultFactory: WorkerFactory = () =>
+  new Worker(new URL('./pyodide.worker.ts', import.meta.url), { type: 'module', name: 'pyodide' });
+
+export class EngineClient {
+  private worker!: Worker;
+  private interrupt: Uint8Array | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readyPromise!: Promise<EngineInfo>;
+  private resolveReady!: (info: EngineInfo) => void;
+  private rejectReady!: (err: EngineError) => void;
+  private readonly interruptAfterMs: number;
+  private readonly terminateAfterMs: number;
+
+  constructor(
+    private readonly options: ClientOptions = {},
+    private readonly factory: WorkerFactory = defaultFactory,
+  ) {
+    this.interruptAfterMs = options.interruptAfterMs ?? 10_000;
+    this.terminateAfterMs = options.terminateAfterMs ?? 4_000;
+    this.start();
+  }
+
+  /** Resolves once Pyodide and the tracer are loaded in the current worker. */
+  get ready(): Promise<EngineInfo> {
+    return this.readyPromise;
+  }
+
+  /** Records a program; rejects with EngineError when the engine fails or must be restarted. */
+  async record(source: string, call: string, options: RecordOptions = {}): Promise<Recording> {
+    await this.readyPromise;
+    const id = this.nextId++;
+    return new Promise<Recording>((resolve, reject) => {
+      const pending: Pending = { resolve, reject, timers: [] };
+      this.pending.set(id, pending);
+      if (this.interrupt) this.interrupt[0] = 0;
+      pending.timers.push(
+        setTimeout(() => {
+          if (this.interrupt) Atomics.store(this.interrupt, 0, 2); // SIGINT: KeyboardInterrupt in Python
+        }, this.interruptAfterMs),
+      );
+      pending.timers.push(
+        setTimeout(
+          () => {
+            if (!this.pending.has(id)) return;
+            this.restart(
+              new EngineError(
+                'The program did not stop when asked to, so the Python engine was restarted. ' +
+                  'Long computations that run without executing Python lines cannot be interrupted.',
+                'stopped',
+              ),
+            );
+          },
+          this.interruptAfterMs + (this.interrupt ? this.terminateAfterMs : 0),
+        ),
+      );
+      this.post({ type: 'record', id, source, call, options });
+    });
+  }
+
+  /** Terminates the worker, fails every pending request and starts a fresh worker. */
+  restart(reason: EngineError = new EngineError('The Python engine was restarted.', 'stopped')): void {
+    this.worker.terminate();
+    this.failAll(reason);
+    this.start();
+  }
+
+  dispose(): void {
+    this.worker.terminate();
+    this.failAll(new EngineError('The Python engine was shut down.', 'stopped'));
+  }
+
+  private start(): void {
+    this.readyPromise = new Promise<EngineInfo>((resolve, reject) => {
+      this.resolveReady = resolve;
+      this.rejectReady = reject;
+    });
+    // Keep an unobserved rejection from being reported as unhandled; callers see it via `ready`.
+    this.readyPromise.catch(() => undefined);
+    const worker = this.factory();
+    this.worker = worker;
+    worker.onmessage = (ev: MessageEvent<WorkerResponse>) => {
+      if (worker === this.worker) this.handle(ev.data);
+    };
+    worker.onerror = (ev: ErrorEvent) => {
+      if (worker !== this.worker) return;
+      ev.preventDefault();
+      const message = `The Python engine failed: ${ev.message || 'unknown error'}`;
+      this.rejectReady(new EngineError(message, 'load'));
+      this.failAll(new EngineError(message, 'engine'));
+      this.options.onFatal?.(message);
+    };
+    this.interrupt =
+      typeof SharedArrayBuffer !== 'undefined' && globalThis.crossOriginIsolated
+        ? new Uint8Array(new SharedArrayBuffer(1))
+        : null;
+    this.post({ type: 'init', interruptBuffer: this.interrupt });
+  }
+
+  private handle(msg: WorkerResponse): void {
+    switch (msg.type) {
+      case 'ready': {
+        const info: EngineInfo = {
+          loadMs: msg.loadMs,
+          pythonVersion: msg.pythonVersion,
+          interruptible: msg.interruptible,
+        };
+        this.resolveReady(info);
+        this.options.onReady?.(info);
+        return;
+      }
+      case 'recorded': {
+        const p = this.take(msg.id);
+        p?.resolve(msg.recording);
+        return;
+      }
+      case 'error': {
+        if (msg.id === null) {
+          const err = new EngineError(msg.message, 'load');
+          this.rejectReady(err);
+          this.options.onFatal?.(msg.message);
+          return;
+        }
+        this.take(msg.id)?.reject(new EngineError(msg.message, 'engine'));
+        return;
+      }
+    }
+  }
+
+  /** Removes a pending request; undefined for a stale answer, which is dropped. */
+  private take(id: number): Pending | undefined {
+    const p = this.pending.get(id);
+    if (!p) return undefined;
+    this.pending.delete(id);
+    for (const t of p.timers) clearTimeout(t);
+    if (this.interrupt) this.interrupt[0] = 0;
+    return p;
+  }
+
+  private failAll(err: EngineError): void {
+    for (const id of [...this.pending.keys()]) this.take(id)?.reject(err);
+  }
+
+  private post(msg: WorkerRequest): void {
+    this.worker.postMessage(msg);
+  }
+}
