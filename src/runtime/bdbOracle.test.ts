@@ -18,6 +18,7 @@ const ACTIONS_PER_SEQUENCE = 16;
 type Snapshot = Record<string, unknown>;
 interface Segment {
   goto: number;
+  breakpoints: number[];
   commands: string[];
   expected: Snapshot[];
 }
@@ -85,11 +86,23 @@ function plan(rec: Recording, seed: number): { breakpoints: number[]; segments: 
   const breakpoints = lines.filter(() => r() < 0.12).slice(0, 3);
   const nav = new Navigator(rec, breakpoints);
   const n = rec.events.length;
-  const segments: Segment[] = [{ goto: 0, commands: [], expected: [snapshot(rec, 0)] }];
+  const segments: Segment[] = [{ goto: 0, breakpoints: [...nav.breakpoints], commands: [], expected: [snapshot(rec, 0)] }];
   const actions: Action[] = [];
   let open = true; // the current segment has not reached the exit
   let unchecked = false; // the navigator is somewhere the oracle cannot follow
   for (let i = 0; i < ACTIONS_PER_SEQUENCE; i++) {
+    if (open && !unchecked && nav.position >= 0 && r() < 0.1) {
+      // Toggle a gutter breakpoint while stopped, as a user would.
+      const line = lines[Math.floor(r() * lines.length)]!;
+      const seg = segments[segments.length - 1]!;
+      if (nav.breakpoints.has(line)) {
+        nav.removeBreakpoint(line);
+        seg.commands.push(`clear:${line}`);
+      } else {
+        nav.addBreakpoint(line);
+        seg.commands.push(`break:${line}`);
+      }
+    }
     const action = randomAction(r, lines);
     actions.push(action);
     const before = nav.position;
@@ -104,7 +117,7 @@ function plan(rec: Recording, seed: number): { breakpoints: number[]; segments: 
         unchecked = true;
         continue;
       }
-      const seg: Segment = { goto, commands: [], expected: [snapshot(rec, goto)] };
+      const seg: Segment = { goto, breakpoints: [...nav.breakpoints], commands: [], expected: [snapshot(rec, goto)] };
       if (!inverse && (action.kind === 'continue' || action.kind === 'breakpoint')) {
         seg.commands.push(formatAction(action));
         seg.expected.push(snapshot(rec, after));
@@ -140,7 +153,7 @@ describe('navigator vs CPython bdb', () => {
       expect(['normal', 'exception']).toContain(rec.exit.status);
       for (let s = 0; s < SEQUENCES_PER_PROGRAM; s++) {
         const { breakpoints, segments, actions } = plan(rec, hash(program.name) + s);
-        const request = { source: program.source, call: program.call, breakpoints, segments: segments.map(({ goto, commands }) => ({ goto, commands })) };
+        const request = { source: program.source, call: program.call, segments: segments.map(({ goto, breakpoints: b, commands }) => ({ goto, breakpoints: b, commands })) };
         const got = JSON.parse(runSegments(JSON.stringify(request))) as Snapshot[][];
         const context = `seed ${s}, breakpoints [${breakpoints}], actions ${actions.map(formatAction).join(',')}`;
         expect(got.length, context).toBe(segments.length);

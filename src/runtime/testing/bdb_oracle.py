@@ -82,6 +82,14 @@ class _Oracle(bdb.Bdb):
             self.set_quit()
             return
         command = self.commands.pop(0)
+        while command.startswith(("break:", "clear:")) and self.commands:
+            # A persistent breakpoint set or cleared while stopped (the gutter in the app).
+            line = int(command.split(":")[1])
+            if command.startswith("break:"):
+                self.set_break(self.path, line)
+            else:
+                self.clear_break(self.path, line)
+            command = self.commands.pop(0)
         if command == "step_into":
             self.set_step()
         elif command == "step_over":
@@ -150,6 +158,6 @@ def run_segments_json(request_json: str) -> str:
     out = []
     for segment in request["segments"]:
         out.append(
-            run_segment(request["source"], request["call"], request["breakpoints"], segment["goto"], segment["commands"])
+            run_segment(request["source"], request["call"], segment["breakpoints"], segment["goto"], segment["commands"])
         )
     return json.dumps(out)
