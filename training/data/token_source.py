@@ -1,0 +1,71 @@
+"""Where training batches come from.
+
+A ``TokenSource`` yields (inputs, targets, weights) tensors of shape [batch, seq]. ``ShardSource``
+reads the sharded token arrays that the dataset builder writes: a folder with ``meta.json``
+(``vocab_size``, ``dtype``, ``train`` and ``val`` file lists) and flat binary token files.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+import torch
+
+
+class TokenSource(Protocol):
+    vocab_size: int
+
+    def batch(self, batch_size: int, seq_len: int, split: str = "train") -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        ...
+
+
+class ShardSource:
+    def __init__(self, folder: Path, seed: int = 0) -> None:
+        meta_path = folder / "meta.json"
+        if not meta_path.exists():
+            raise FileNotFoundError(f"{meta_path} not found: build a dataset first (python3 -m training.build_dataset)")
+        meta = json.loads(meta_path.read_text())
+        self.vocab_size = int(meta["vocab_size"])
+        dtype = np.dtype(meta.get("dtype", "uint16"))
+        self.arrays = {
+            split: [np.memmap(folder / name, dtype=dtype, mode="r") for name in meta[split]]
+            for split in ("train", "val")
+        }
+        for split, arrays in self.arrays.items():
+            if not arrays:
+                raise ValueError(f"{folder}: no {split} shards")
+        self.rng = np.random.default_rng(seed)
+
+    def batch(self, batch_size: int, seq_len: int, split: str = "train") -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        arrays = self.arrays[split]
+        sizes = np.array([len(a) for a in arrays], dtype=np.float64)
+        rows = np.zeros((batch_size, seq_len + 1), dtype=np.int64)
+        weights = np.ones((batch_size, seq_len), dtype=np.float32)
+        for i in range(batch_size):
+            shard = arrays[int(self.rng.choice(len(arrays), p=sizes / sizes.sum()))]
+            if len(shard) <= seq_len + 1:
+                piece = np.asarray(shard, dtype=np.int64)
+                rows[i, : len(piece)] = piece
+                weights[i, max(0, len(piece) - 1):] = 0.0
+            else:
+                start = int(self.rng.integers(0, len(shard) - seq_len - 1))
+                rows[i] = shard[start : start + seq_len + 1]
+        x = torch.from_numpy(rows[:, :-1].copy())
+        y = torch.from_numpy(rows[:, 1:].copy())
+        return x, y, torch.from_numpy(weights)
+
+
+def write_shards(folder: Path, vocab_size: int, train: list[np.ndarray], val: list[np.ndarray]) -> None:
+    """Writes token arrays in the layout ShardSource reads (used by the builder and by tests)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    dtype = np.uint16 if vocab_size <= 65535 else np.uint32
+    meta: dict[str, object] = {"vocab_size": vocab_size, "dtype": np.dtype(dtype).name, "train": [], "val": []}
+    for split, arrays in (("train", train), ("val", val)):
+        for i, arr in enumerate(arrays):
+            name = f"{split}_{i:03d}.bin"
+            np.asarray(arr, dtype=dtype).tofile(folder / name)
+            meta[split].append(name)  # type: ignore[union-attr]
+    (folder / "meta.json").write_text(json.dumps(meta, indent=2))

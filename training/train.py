@@ -1,0 +1,181 @@
+"""Trains the neural debugger: `python3 -m training.train --config training/configs/tiny.json --data DIR --out DIR`.
+
+bf16 autocast, AdamW, linear warmup then cosine decay, resumable checkpoints (`--resume`), loss logged
+to `OUT/log.jsonl` and plotted to `OUT/loss.svg`. Under `torchrun` it trains with DDP (one process a
+device); the same code runs on torch 1.13 (CPU) and torch 2.x (CUDA).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import torch
+import torch.distributed as dist
+
+from training.data.token_source import ShardSource, TokenSource
+from training.model import Decoder, ModelConfig
+from training.plot import plot_losses
+
+
+def lr_at(step: int, cfg: dict[str, Any]) -> float:
+    if step < cfg["warmup"]:
+        return cfg["lr"] * (step + 1) / cfg["warmup"]
+    progress = min(1.0, (step - cfg["warmup"]) / max(1, cfg["steps"] - cfg["warmup"]))
+    return cfg["min_lr"] + 0.5 * (cfg["lr"] - cfg["min_lr"]) * (1 + math.cos(math.pi * progress))
+
+
+def load_config(path: str | Path) -> dict[str, Any]:
+    with open(path) as handle:
+        return json.load(handle)
+
+
+def save_checkpoint(path: Path, model: Decoder, opt: torch.optim.Optimizer, step: int, config: dict[str, Any]) -> None:
+    tmp = path.with_suffix(".tmp")
+    torch.save(
+        {"model": model.state_dict(), "optim": opt.state_dict(), "step": step, "config": config,
+         "model_config": model.cfg.to_dict()},
+        tmp,
+    )
+    os.replace(tmp, path)  # never leave a half-written checkpoint behind
+
+
+def load_model(path: str | Path, device: str = "cpu") -> Decoder:
+    ckpt = torch.load(path, map_location=device)
+    model = Decoder(ModelConfig.from_dict(ckpt["model_config"]))
+    model.load_state_dict(ckpt["model"])
+    return model
+
+
+@torch.no_grad()
+def evaluate(model: torch.nn.Module, source: TokenSource, cfg: dict[str, Any], device: str, batches: int = 4) -> float:
+    model.eval()
+    losses = []
+    for _ in range(batches):
+        x, y, w = (t.to(device) for t in source.batch(cfg["batch_size"], cfg["seq_len"], split="val"))
+        with autocast(device):
+            logits = model(x)
+        losses.append(masked_loss(logits, y, w).item())
+    model.train()
+    return sum(losses) / len(losses)
+
+
+def masked_loss(logits: torch.Tensor, targets: torch.Tensor, weights: torch.Tensor) -> torch.Tensor:
+    loss = torch.nn.functional.cross_entropy(logits.float().view(-1, logits.shape[-1]), targets.view(-1), reduction="none")
+    w = weights.view(-1).float()
+    return (loss * w).sum() / w.sum().clamp(min=1.0)
+
+
+def autocast(device: str) -> Any:
+    kind = "cuda" if device.startswith("cuda") else "cpu"
+    return torch.autocast(kind, dtype=torch.bfloat16)
+
+
+def progress_line(step: int, total: int, loss: float, tok_s: float) -> str:
+    width = 30
+    done = int(width * step / max(1, total))
+    return f"\r[{'#' * done}{'.' * (width - done)}] step {step}/{total} loss {loss:.4f} {tok_s:,.0f} tok/s"
+
+
+def train(config: dict[str, Any], source: TokenSource, out: Path, resume: bool = False, max_minutes: float | None = None) -> Path:
+    distributed = "WORLD_SIZE" in os.environ and int(os.environ["WORLD_SIZE"]) > 1
+    rank = 0
+    if distributed:
+        dist.init_process_group("nccl" if torch.cuda.is_available() else "gloo")
+        rank = dist.get_rank()
+    device = f"cuda:{int(os.environ.get('LOCAL_RANK', 0))}" if torch.cuda.is_available() else "cpu"
+    if device.startswith("cuda"):
+        torch.cuda.set_device(device)
+        torch.backends.cuda.matmul.allow_tf32 = True
+    else:
+        torch.set_num_threads(max(1, min(2, os.cpu_count() or 1)))
+    tcfg = config["train"]
+    mcfg = ModelConfig.from_dict({**config["model"], "vocab_size": source.vocab_size})
+    torch.manual_seed(1234 + rank)
+    model = Decoder(mcfg).to(device)
+    opt = torch.optim.AdamW(model.parameters(), lr=tcfg["lr"], betas=(0.9, 0.95), weight_decay=tcfg["weight_decay"])
+    out.mkdir(parents=True, exist_ok=True)
+    ckpt_path = out / "checkpoint.pt"
+    step = 0
+    if resume and ckpt_path.exists():
+        ckpt = torch.load(ckpt_path, map_location=device)
+        model.load_state_dict(ckpt["model"])
+        opt.load_state_dict(ckpt["optim"])
+        step = ckpt["step"]
+        if rank == 0:
+            print(f"resumed from step {step}", file=sys.stderr)
+    wrapped: torch.nn.Module = model
+    if distributed:
+        wrapped = torch.nn.parallel.DistributedDataParallel(model, device_ids=[device] if device.startswith("cuda") else None)
+    if rank == 0:
+        print(f"model: {model.num_parameters():,} parameters on {device}", file=sys.stderr)
+    log = open(out / "log.jsonl", "a")
+    started = time.time()
+    tokens_seen = 0
+    t_last = time.time()
+    while step < tcfg["steps"]:
+        for group in opt.param_groups:
+            group["lr"] = lr_at(step, tcfg)
+        total = 0.0
+        for _ in range(tcfg["grad_accum"]):
+            x, y, w = (t.to(device, non_blocking=True) for t in source.batch(tcfg["batch_size"], tcfg["seq_len"], split="train"))
+            with autocast(device):
+                logits = wrapped(x)
+            loss = masked_loss(logits, y, w) / tcfg["grad_accum"]
+            loss.backward()
+            total += loss.item()
+            tokens_seen += x.numel()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), tcfg["grad_clip"])
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+        step += 1
+        if rank == 0:
+            now = time.time()
+            tok_s = tokens_seen / max(1e-9, now - t_last)
+            if step % tcfg["log_every"] == 0 or step == tcfg["steps"]:
+                entry: dict[str, Any] = {"step": step, "loss": total, "lr": lr_at(step - 1, tcfg), "tok_s": tok_s, "time": now - started}
+                if step % tcfg["eval_every"] == 0 or step == tcfg["steps"]:
+                    entry["val_loss"] = evaluate(model, source, tcfg, device)
+                log.write(json.dumps(entry) + "\n")
+                log.flush()
+                tokens_seen, t_last = 0, now
+            sys.stderr.write(progress_line(step, tcfg["steps"], total, tok_s))
+            if step % tcfg["ckpt_every"] == 0 or step == tcfg["steps"]:
+                save_checkpoint(ckpt_path, model, opt, step, config)
+            if max_minutes is not None and (time.time() - started) / 60 > max_minutes:
+                save_checkpoint(ckpt_path, model, opt, step, config)
+                print(f"\nstopping after {max_minutes} minutes at step {step}; resume with --resume", file=sys.stderr)
+                break
+    if rank == 0:
+        sys.stderr.write("\n")
+        log.close()
+        plot_losses(out / "log.jsonl", out / "loss.svg")
+    if distributed:
+        dist.destroy_process_group()
+    return ckpt_path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--config", required=True)
+    parser.add_argument("--data", required=True, help="a folder of token shards (training.build_dataset)")
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--max-minutes", type=float, default=None, help="stop (and checkpoint) after this long")
+    parser.add_argument("--steps", type=int, default=None, help="override the config's step count")
+    args = parser.parse_args(argv)
+    config = load_config(args.config)
+    if args.steps is not None:
+        config["train"]["steps"] = args.steps
+    train(config, ShardSource(Path(args.data)), Path(args.out), resume=args.resume, max_minutes=args.max_minutes)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
