@@ -259,6 +259,8 @@ class Recorder:
 
 
 def _describe(exc: BaseException) -> str:
+    if isinstance(exc, ModuleNotFoundError):
+        return f"ModuleNotFoundError: {exc} (ndb runs Python's standard library only)"
     text = str(exc)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
@@ -307,10 +309,11 @@ def record(
             result["exit"] = {"status": "call_error", "message": f"The call is not an expression: {exc.msg}"}
             return result
 
-    namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins, "input": _no_input}
+    namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
     recorder = Recorder(max_events, max_repr, time_limit)
-    saved_stdout = sys.stdout
+    saved_stdout, saved_input = sys.stdout, builtins.input
     sys.stdout = recorder.stdout
+    builtins.input = _no_input
     try:
         if call_code is not None:
             try:
@@ -342,6 +345,7 @@ def record(
     finally:
         sys.settrace(None)
         sys.stdout = saved_stdout
+        builtins.input = saved_input
     if call_code is not None and not recorder.events and result["exit"]["status"] == "exception":
         result["exit"]["message"] = "The call raised before any of your code ran: " + result["exit"]["message"]
     result["events"] = recorder.events

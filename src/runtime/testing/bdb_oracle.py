@@ -8,9 +8,11 @@ reaches event number ``goto`` by stepping one event at a time, then issues its c
 from __future__ import annotations
 
 import bdb
+import builtins
 import json
 import linecache
 import os
+import sys
 from typing import Any
 
 import ndb_tracer as T
@@ -131,11 +133,10 @@ def run_segment(source: str, call: str, breakpoints: list[int], goto: int, comma
     bdb.Breakpoint.bpbynumber = [None]
     oracle = _Oracle(commands, goto, breakpoints, path)
     code = compile(source, T.USER_FILENAME, "exec")
-    namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": __builtins__, "input": T._no_input}
-    import sys
-
-    saved = sys.stdout
+    namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
+    saved, saved_input = sys.stdout, builtins.input
     sys.stdout = T._Capture()
+    builtins.input = T._no_input
     try:
         if call:
             exec(code, namespace)
@@ -149,6 +150,7 @@ def run_segment(source: str, call: str, breakpoints: list[int], goto: int, comma
     finally:
         sys.settrace(None)
         sys.stdout = saved
+        builtins.input = saved_input
     oracle.snapshots.append({"event": "exit"})
     return oracle.snapshots
 
