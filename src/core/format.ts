@@ -436,7 +436,7 @@ function parseStateUnsafe(text: string, previous: Record<string, string> | null 
     lineText = rest[0].text;
     i = 1;
   }
-  if (!/^[0-9]+$/.test(lineText)) return { unparseable: `the line number '${lineText}' is not a number` };
+  if (!/^[0-9]{1,9}$/.test(lineText)) return { unparseable: `the line number '${lineText}' is not a number` };
   for (; i < rest.length; i++) {
     const p = rest[i]!;
     if (!('token' in p)) return { unparseable: 'text where a field separator was expected' };

@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// Traces programs with the app's tracer in Pyodide (CPython 3.14) under Node, for machines whose
+// Python is older than 3.12 (DESIGN §3). Reads JSONL on stdin: {"id", "source", "call",
+// "max_events"?}; writes JSONL on stdout: {"id", "recording"} (the dict tracer.record returns) or
+// {"id", "error"}. One Pyodide for the whole stream (it takes seconds to load).
+//   node training/pyodide_trace.mjs < programs.jsonl > recordings.jsonl
+import { createInterface } from 'node:readline';
+import { register } from 'tsx/esm/api';
+
+register();
+const { loadNodeEngine } = await import('../src/runtime/node.ts');
+const engine = await loadNodeEngine();
+const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+for await (const line of lines) {
+  if (!line.trim()) continue;
+  let id = null;
+  try {
+    const req = JSON.parse(line);
+    id = req.id ?? null;
+    const options = { maxEvents: req.max_events ?? 2000, maxRepr: req.max_repr ?? 1000, timeLimit: req.time_limit ?? 5 };
+    const recording = engine.record(String(req.source), String(req.call ?? ''), options);
+    process.stdout.write(`${JSON.stringify({ id, recording })}\n`);
+  } catch (err) {
+    process.stdout.write(`${JSON.stringify({ id, error: err instanceof Error ? err.message : String(err) })}\n`);
+  }
+}

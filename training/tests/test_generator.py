@@ -1,0 +1,100 @@
+"""The program generator: well-formed, deterministic, deduplicated, split by program, and its
+programs run (some raise) with deterministic values."""
+
+from __future__ import annotations
+
+import ast
+import collections
+import json
+import random
+from pathlib import Path
+
+from training.data import generator as gen
+from training.data.values import rand_value, source_of
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run(source: str, call: str) -> tuple[str, str]:
+    ns: dict = {}
+    exec(compile(source, "main.py", "exec"), ns)
+    try:
+        return "ok", repr(eval(call, ns))
+    except Exception as exc:  # noqa: BLE001
+        return "raised", type(exc).__name__
+
+
+def test_deterministic_given_seed() -> None:
+    a = [p.source + p.call for p in gen.generate(11, 50)]
+    b = [p.source + p.call for p in gen.generate(11, 50)]
+    c = [p.source + p.call for p in gen.generate(12, 50)]
+    assert a == b and a != c
+
+
+def test_programs_parse_and_call_the_entry() -> None:
+    for p in gen.generate(5, 400):
+        tree = ast.parse(p.source)
+        names = [f.name for f in tree.body if isinstance(f, ast.FunctionDef)]
+        assert p.entry in names
+        call = ast.parse(p.call, mode="eval").body
+        assert isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == p.entry
+        # the arguments are literals: the call is data, not code
+        for arg in call.args:
+            if isinstance(arg, ast.Call):  # only set() for an empty set
+                assert isinstance(arg.func, ast.Name) and arg.func.id == "set" and not arg.args
+            else:
+                ast.literal_eval(arg)
+
+
+def test_dedup_and_held_out_split() -> None:
+    progs = list(gen.generate(2, 1500))
+    ids = [p.program_id for p in progs]
+    assert len(set(ids)) == len(ids) == 1500
+    assert gen.program_hash("def f(x):\n    return x  # c\n\n") == gen.program_hash("def f(x):\n    return x\n")
+    held = [p for p in progs if gen.is_held_out(p.program_id, 5.0)]
+    assert 20 <= len(held) <= 150  # about 5 %
+    assert all(gen.is_held_out(p.program_id, 5.0) for p in held)  # a property of the program alone
+
+
+def test_coverage_of_families_and_constructs() -> None:
+    progs = list(gen.generate(3, 1500))
+    families = collections.Counter(p.family for p in progs)
+    assert len(families) >= 15 and min(families.values()) >= 10
+    text = "\n".join(p.source for p in progs)
+    for construct in ["for ", "while ", "if ", "else:", "try:", "except ", "raise ", "return ", "[::-1]", ".append(", ".split(",
+                      ".join(", ".get(", "lambda", " for ", "set(", "enumerate(", "zip(", "sorted("]:  # fmt: skip
+        assert construct in text, construct
+    recursive = [p for p in progs if p.family == "recursion"]
+    assert recursive and all(p.source.count(p.entry) >= 2 or "def " in p.source for p in recursive)
+    assert sum(1 for p in progs if p.source.count("def ") >= 2) > 200  # helpers
+
+
+def test_programs_run_and_some_raise() -> None:
+    outcomes = collections.Counter(_run(p.source, p.call)[0] for p in gen.generate(4, 800))
+    assert outcomes["ok"] > 650
+    assert outcomes["raised"] >= 10
+
+
+def test_values_are_deterministic_and_round_trip() -> None:
+    rng = random.Random(0)
+    for typ in ["int", "str", "word", "text", "list_int", "list_str", "dict_str_int", "set_int", "tuple_int", "matrix"]:
+        for _ in range(50):
+            v = rand_value(rng, typ)
+            assert eval(source_of(v)) == v
+            if isinstance(v, set):
+                assert all(isinstance(x, int) for x in v)  # str sets would iterate in hash order
+
+
+def test_stored_generated_recordings_are_python_314_traces() -> None:
+    """fixtures/data holds programs traced by Pyodide (training/pyodide_trace.mjs): the recordings
+    match their programs and comprehensions are inlined (no <listcomp> frames)."""
+    programs = {json.loads(l)["id"]: json.loads(l) for l in (ROOT / "fixtures/data/generated_programs.jsonl").read_text().splitlines()}
+    recs = [json.loads(l) for l in (ROOT / "fixtures/data/generated_recordings.jsonl").read_text().splitlines()]
+    assert len(recs) == len(programs) >= 50
+    for r in recs:
+        rec = r["recording"]
+        assert rec["source"] == programs[r["id"]]["source"]
+        assert all(not e["function"].startswith("<") for e in rec["events"])
+        assert rec["events"][0]["event"] == "call" and rec["events"][0]["depth"] == 0
+        status, _ = _run(rec["source"], rec["call"])
+        assert (rec["exit"]["status"] == "normal") == (status == "ok")
