@@ -109,9 +109,11 @@ class Attention(nn.Module):
             v = torch.cat([past_v.to(v.dtype), v], dim=2)
         present_k, present_v = k, v
         if cfg.n_kv_heads != cfg.n_heads:
+            # expand + reshape rather than repeat_interleave: the latter exports to ONNX with
+            # the tracing-time sequence length baked in.
             rep = cfg.n_heads // cfg.n_kv_heads
-            k = k.repeat_interleave(rep, dim=1)
-            v = v.repeat_interleave(rep, dim=1)
+            k = k[:, :, None].expand(b, cfg.n_kv_heads, rep, k.shape[2], hd).reshape(b, cfg.n_heads, -1, hd)
+            v = v[:, :, None].expand(b, cfg.n_kv_heads, rep, v.shape[2], hd).reshape(b, cfg.n_heads, -1, hd)
         if mask is None and self.use_sdpa:
             out = F.scaled_dot_product_attention(q, k, v, is_causal=True)
         else:
