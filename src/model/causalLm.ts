@@ -1,0 +1,129 @@
+// Greedy decoding on an exported decoder with its key/value cache kept between calls: each call
+// runs only the tokens the cache does not hold yet (the longest common prefix is reused).
+// Works with onnxruntime-node and onnxruntime-web (both implement onnxruntime-common).
+
+import type { InferenceSession, Tensor } from 'onnxruntime-common';
+
+export interface TensorFactory {
+  new (type: 'int64', data: BigInt64Array, dims: readonly number[]): Tensor;
+  new (type: 'float32', data: Float32Array, dims: readonly number[]): Tensor;
+}
+
+export interface DecoderShape {
+  layers: number;
+  kvHeads: number;
+  headDim: number;
+}
+
+export interface GenerateOptions {
+  maxNewTokens: number;
+  stopIds: ReadonlySet<number>;
+  /** Called with each new token; return false to stop early. */
+  onToken?: (token: number) => boolean | void;
+}
+
+export interface GenerateResult {
+  tokens: number[];
+  /** Prompt tokens that had to be run (not found in the cache). */
+  prefillTokens: number;
+  stoppedBy: 'stop' | 'length' | 'callback';
+}
+
+export class CausalLM {
+  private cache: Tensor[] = [];
+  private cached: number[] = [];
+
+  constructor(
+    private readonly TensorCtor: TensorFactory,
+    private readonly session: InferenceSession,
+    readonly shape: DecoderShape,
+  ) {
+    this.reset();
+  }
+
+  get cachedTokens(): readonly number[] {
+    return this.cached;
+  }
+
+  reset(): void {
+    const empty = new Float32Array(0);
+    this.cache = [];
+    for (let i = 0; i < this.shape.layers * 2; i++) {
+      this.cache.push(new this.TensorCtor('float32', empty, [1, this.shape.kvHeads, 0, this.shape.headDim]));
+    }
+    this.cached = [];
+  }
+
+  /** Brings the cache to exactly `tokens` and returns the logits that follow the last one. */
+  async prefill(tokens: readonly number[]): Promise<{ logits: Float32Array; ran: number }> {
+    if (tokens.length === 0) throw new Error('an empty prompt');
+    let keep = 0;
+    const limit = Math.min(tokens.length - 1, this.cached.length);
+    while (keep < limit && this.cached[keep] === tokens[keep]) keep++;
+    this.truncate(keep);
+    const fresh = tokens.slice(keep);
+    return { logits: await this.run(fresh), ran: fresh.length };
+  }
+
+  async generate(prompt: readonly number[], options: GenerateOptions): Promise<GenerateResult> {
+    let { logits, ran } = await this.prefill(prompt);
+    const out: number[] = [];
+    for (;;) {
+      const next = argmax(logits);
+      out.push(next);
+      if (options.stopIds.has(next)) return { tokens: out, prefillTokens: ran, stoppedBy: 'stop' };
+      if (options.onToken?.(next) === false) return { tokens: out, prefillTokens: ran, stoppedBy: 'callback' };
+      if (out.length >= options.maxNewTokens) return { tokens: out, prefillTokens: ran, stoppedBy: 'length' };
+      logits = await this.run([next]);
+    }
+  }
+
+  private truncate(length: number): void {
+    if (length >= this.cached.length) return;
+    if (length === 0) {
+      this.reset();
+      return;
+    }
+    const { kvHeads, headDim } = this.shape;
+    const old = this.cached.length;
+    this.cache = this.cache.map((t) => {
+      const src = t.data as Float32Array;
+      const dst = new Float32Array(kvHeads * length * headDim);
+      for (let h = 0; h < kvHeads; h++) {
+        dst.set(src.subarray(h * old * headDim, (h * old + length) * headDim), h * length * headDim);
+      }
+      return new this.TensorCtor('float32', dst, [1, kvHeads, length, headDim]);
+    });
+    this.cached = this.cached.slice(0, length);
+  }
+
+  private async run(tokens: readonly number[]): Promise<Float32Array> {
+    const past = this.cached.length;
+    const total = past + tokens.length;
+    const feeds: Record<string, Tensor> = {
+      input_ids: new this.TensorCtor('int64', BigInt64Array.from(tokens, BigInt), [1, tokens.length]),
+      attention_mask: new this.TensorCtor('int64', new BigInt64Array(total).fill(1n), [1, total]),
+      position_ids: new this.TensorCtor('int64', BigInt64Array.from(tokens, (_, i) => BigInt(past + i)), [1, tokens.length]),
+    };
+    for (let i = 0; i < this.shape.layers; i++) {
+      feeds[`past_key_values.${i}.key`] = this.cache[2 * i]!;
+      feeds[`past_key_values.${i}.value`] = this.cache[2 * i + 1]!;
+    }
+    const out = await this.session.run(feeds);
+    for (let i = 0; i < this.shape.layers; i++) {
+      this.cache[2 * i] = out[`present.${i}.key`]!;
+      this.cache[2 * i + 1] = out[`present.${i}.value`]!;
+    }
+    this.cached = [...this.cached, ...tokens];
+    const logits = out.logits!;
+    const vocab = logits.dims[2]!;
+    const data = logits.data as Float32Array;
+    return data.slice((tokens.length - 1) * vocab, tokens.length * vocab);
+  }
+}
+
+export function argmax(values: Float32Array): number {
+  let best = 0;
+  for (let i = 1; i < values.length; i++) if (values[i]! > values[best]!) best = i;
+  return best;
+}
