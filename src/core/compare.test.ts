@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { compareStates } from './compare';
+import { parseState } from './format';
+import type { DebugState } from './state';
+
+const real: DebugState = { event: 'line', line: 4, function: 'f', depth: 0, locals: { xs: '[1, 2]', s: '3' }, stdout: '' };
+
+describe('compareStates', () => {
+  it('matches a prediction that gets every field right', () => {
+    const p = parseState('<|line_sep|>4<|src_sep|>s += x<|arg_sep|>{"xs":"[1, 2]","s":"3"}');
+    expect(compareStates(real, p)).toEqual({ match: true, fields: { event: true, line: true, locals: true } });
+  });
+
+  it('marks the wrong field only', () => {
+    const p = parseState('<|line_sep|>4<|src_sep|>s += x<|arg_sep|>{"s":"4","..":".."}', { xs: '[1, 2]', s: '3' });
+    expect(compareStates(real, p)).toEqual({ match: false, fields: { event: true, line: true, locals: false } });
+  });
+
+  it('scores return values and exits', () => {
+    const ret: DebugState = { event: 'return', line: 5, function: 'f', depth: 0, locals: {}, value: '3', stdout: '' };
+    expect(compareStates(ret, parseState('<|return_sep|>5<|src_sep|>return s<|value_sep|>3')).match).toBe(true);
+    expect(compareStates(ret, parseState('<|return_sep|>5<|src_sep|>return s<|value_sep|>4')).fields.value).toBe(false);
+    const exit: DebugState = { event: 'exit', status: 'normal', stdout: '' };
+    expect(compareStates(exit, parseState('<|exit_normal|>')).match).toBe(true);
+    expect(compareStates(exit, parseState('<|exit_budget|>')).match).toBe(false);
+  });
+
+  it('counts an unparseable prediction as a miss on every field', () => {
+    const c = compareStates(real, parseState('<|line_sep|>x'));
+    expect(c.match).toBe(false);
+    expect(c.unparseable).toBeTruthy();
+    expect(c.fields).toEqual({ event: false, line: false, locals: false });
+  });
+
+  it('compares against the capped real value', () => {
+    const long = 'x'.repeat(300);
+    const r: DebugState = { event: 'return', line: 2, function: 'f', depth: 0, locals: {}, value: `'${long}'`, stdout: '' };
+    const capped = `'${long}'`.slice(0, 120) + '\u2026';
+    expect(compareStates(r, parseState(`<|return_sep|>2<|src_sep|>return s<|value_sep|>${capped}`)).match).toBe(true);
+  });
+});

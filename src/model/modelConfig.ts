@@ -1,0 +1,36 @@
+// What the app and the CLI read from a model folder (Hugging Face layout, DESIGN §5).
+
+import type { DecoderShape } from './causalLm';
+
+export type ModelDtype = 'fp32' | 'int8' | 'q8' | 'q4' | 'fp16';
+
+/** transformers.js's file name suffixes by dtype. */
+export const DTYPE_SUFFIX: Record<ModelDtype, string> = { fp32: '', int8: '_int8', q8: '_quantized', q4: '_q4', fp16: '_fp16' };
+
+export interface HfConfig {
+  model_type: string;
+  vocab_size: number;
+  hidden_size: number;
+  num_hidden_layers: number;
+  num_attention_heads: number;
+  num_key_value_heads?: number;
+  head_dim?: number;
+  max_position_embeddings?: number;
+}
+
+export class ModelFolderError extends Error {}
+
+export function decoderShape(config: HfConfig): DecoderShape {
+  if (!Number.isInteger(config.num_hidden_layers) || !Number.isInteger(config.num_attention_heads) || !Number.isInteger(config.hidden_size)) {
+    throw new ModelFolderError('config.json lacks the layer, head or size counts');
+  }
+  return {
+    layers: config.num_hidden_layers,
+    kvHeads: config.num_key_value_heads ?? config.num_attention_heads,
+    headDim: config.head_dim ?? config.hidden_size / config.num_attention_heads,
+  };
+}
+
+export function onnxFileName(dtype: ModelDtype): string {
+  return `onnx/model${DTYPE_SUFFIX[dtype]}.onnx`;
+}

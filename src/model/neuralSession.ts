@@ -1,0 +1,85 @@
+// The neural engine's side of a debugging session: it keeps the trajectory text the model reads
+// and asks for the state after each action. In "compare" use the real state is appended after
+// each prediction (one-step predictions); in "neural" use the model goes on from its own output.
+
+import { isInverse, type Action } from '../core/actions';
+import {
+  elisionBase,
+  formatStateAt,
+  parseState,
+  promptForNext,
+  renderAction,
+  renderContext,
+  renderState,
+  sourceLines,
+  TOKENS,
+  type ParseResult,
+} from '../core/format';
+import type { Position, Recording } from '../core/trace';
+import type { Completion, StatePredictor } from './predictor';
+
+export interface Prediction extends Completion {
+  action: Action;
+  state: ParseResult;
+}
+
+function localsOf(state: ParseResult): Record<string, string> | null {
+  if ('unparseable' in state || state.event === 'exit' || state.event === 'entry' || state.event === 'return') return null;
+  return state.locals ?? null;
+}
+
+export class NeuralSession {
+  private text: string;
+  private previousLocals: Record<string, string> | null;
+  private previousPosition: Position | null;
+  private readonly lines: string[];
+
+  /** Starts from a real state of the recording (the first stop, or wherever the user is). */
+  constructor(
+    private readonly predictor: StatePredictor,
+    private readonly recording: Recording,
+    start: Position,
+    private breakpoints: readonly number[] = [],
+  ) {
+    this.lines = sourceLines(recording.source);
+    const first = formatStateAt(recording, start);
+    this.text = renderContext(recording.source) + renderState(this.lines, first);
+    this.previousLocals = 'locals' in first && first.event !== 'return' ? first.locals : null;
+    this.previousPosition = start;
+  }
+
+  setBreakpoints(breakpoints: readonly number[]): void {
+    this.breakpoints = [...breakpoints];
+  }
+
+  /** The trajectory text the model reads (without <|trace_end|>). */
+  get trajectory(): string {
+    return this.text;
+  }
+
+  async predict(action: Action): Promise<Prediction> {
+    const prompt = promptForNext(this.text, action, this.breakpoints);
+    const completion = await this.predictor.complete(prompt);
+    return { ...completion, action, state: parseState(completion.text, this.previousLocals) };
+  }
+
+  /** Compare use: the real state at `position` becomes the history. */
+  acceptReal(action: Action, position: Position): void {
+    const state = formatStateAt(this.recording, position);
+    this.text +=
+      renderAction(action, this.breakpoints) +
+      renderState(this.lines, state, {
+        inverse: isInverse(action),
+        elideAgainst: elisionBase(this.recording, this.previousPosition, position, action),
+      });
+    this.previousLocals = 'locals' in state && state.event !== 'return' ? state.locals : null;
+    this.previousPosition = position;
+  }
+
+  /** Neural use: the model's own prediction becomes the history. */
+  acceptPredicted(prediction: Prediction): void {
+    this.text += renderAction(prediction.action, this.breakpoints) + TOKENS.frameSep + prediction.text;
+    this.previousLocals = localsOf(prediction.state);
+    this.previousPosition = null;
+  }
+}
