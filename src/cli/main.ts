@@ -14,7 +14,14 @@ Usage:
   ndb trace FILE [--call EXPR] [--max-events N] [--json]
   ndb debug FILE [--call EXPR] --actions a1,a2,… [--breakpoints L1,L2] [--engine real] [--json]
   ndb debug --batch REQUESTS.jsonl [--engine real] --json
+  ndb debug FILE [--call EXPR] --actions … --engine neural|both [--model DIR] [--dtype D] --json
+  ndb eval trajectories FILE.jsonl [--model DIR] [--dtype D] [--limit N] --json
+  ndb eval cruxeval FILE.jsonl --task output|input [--action step_return|breakpoint]
+                   [--limit N] [--model DIR] [--dtype D] --json
   ndb format --trace TRACE.jsonl --actions a1,a2,…
+
+Engines: real (Pyodide), neural (the model goes on from its own predictions),
+         both (one-step predictions beside the real state: {real, neural, match}).
 
 Actions: step_into, step_over, step_return, continue, breakpoint:LINE,
          inv_step_into, inv_step_over, inv_step_call
@@ -30,6 +37,8 @@ export async function main(argv: string[], out: Out = (l) => process.stdout.writ
         return await traceCommand(parseArgs(rest, ['json']), out);
       case 'debug':
         return await debugCommand(parseArgs(rest, ['json']), out);
+      case 'eval':
+        return await evalCommand(parseArgs(rest, ['json']), out);
       case 'format': {
         const { formatCommand } = await import('./format');
         return await formatCommand(parseArgs(rest, []), out);
@@ -93,13 +102,43 @@ function warnIfCut(status: string, message: string | undefined): void {
   if (status === 'budget' || status === 'timeout') process.stderr.write(`ndb: ${message ?? status}\n`);
 }
 
-function engineOption(args: ParsedArgs): 'real' {
+type EngineName = 'real' | 'neural' | 'both';
+
+function engineOption(args: ParsedArgs): EngineName {
   const engine = stringOption(args, 'engine') ?? 'real';
-  if (engine === 'real') return engine;
-  if (engine === 'neural' || engine === 'both') {
-    throw new UsageError(`--engine ${engine}: the neural engine is not built yet; use --engine real`);
-  }
+  if (engine === 'real' || engine === 'neural' || engine === 'both') return engine;
   throw new UsageError(`--engine must be real, neural or both, not '${engine}'`);
+}
+
+async function evalCommand(args: ParsedArgs, out: Out): Promise<number> {
+  checkKnown(args, ['json', 'model', 'dtype', 'limit', 'task', 'action']);
+  const [kind, file, ...extra] = args.positionals;
+  if (!file || extra.length > 0) throw new UsageError('expected: ndb eval trajectories|cruxeval FILE');
+  const limitText = stringOption(args, 'limit');
+  const limit = limitText === undefined ? undefined : Number(limitText);
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new UsageError('--limit must be a positive integer');
+  const neural = await import('./neural');
+  if (kind === 'trajectories') {
+    const model = await neural.modelFromArgs(args);
+    const report = await neural.evalTrajectories(file, model, limit);
+    out(JSON.stringify(report));
+    return 0;
+  }
+  if (kind === 'cruxeval') {
+    const task = stringOption(args, 'task');
+    if (task !== 'output' && task !== 'input') throw new UsageError('--task must be output or input');
+    const action = stringOption(args, 'action') ?? (task === 'output' ? 'step_return' : 'inv_step_call');
+    if (task === 'output' && action !== 'step_return' && action !== 'breakpoint') throw new UsageError('--action must be step_return or breakpoint');
+    if (task === 'input' && action !== 'inv_step_call') throw new UsageError('input prediction uses inv_step_call');
+    const model = await neural.modelFromArgs(args);
+    const json = args.options.has('json');
+    const result = await neural.evalCruxeval(file, task, action, model, limit, (line) => {
+      if (json) out(line);
+    });
+    out(json ? JSON.stringify(result) : `CruxEval-${task === 'output' ? 'O' : 'I'} (${result.action}): ${result.passed}/${result.n} = ${(100 * result.pass_at_1).toFixed(1)}%`);
+    return 0;
+  }
+  throw new UsageError(`unknown evaluation '${kind ?? ''}': trajectories or cruxeval`);
 }
 
 interface BatchRequest {
@@ -111,19 +150,26 @@ interface BatchRequest {
 }
 
 async function debugCommand(args: ParsedArgs, out: Out): Promise<number> {
-  checkKnown(args, ['call', 'json', 'actions', 'breakpoints', 'engine', 'batch', 'max-events']);
-  engineOption(args);
+  checkKnown(args, ['call', 'json', 'actions', 'breakpoints', 'engine', 'batch', 'max-events', 'model', 'dtype']);
+  const engineName = engineOption(args);
   const batch = stringOption(args, 'batch');
   const maxEvents = maxEventsOption(args);
   if (batch !== undefined) {
     if (args.positionals.length > 0) throw new UsageError('--batch takes no FILE');
-    return batchCommand(batch, maxEvents, out);
+    return batchCommand(batch, maxEvents, engineName, args, out);
   }
   const source = readProgram(fileArgument(args));
   const actions = parseActionList(stringOption(args, 'actions') ?? '');
   const breakpoints = parseLineList(stringOption(args, 'breakpoints'), '--breakpoints');
   const engine = await loadNodeEngine();
   const rec = recordOrThrow(engine, source, stringOption(args, 'call') ?? '', maxEvents);
+  if (engineName !== 'real') {
+    const neural = await import('./neural');
+    const model = await neural.modelFromArgs(args);
+    const states = await neural.neuralDebugStates(model, rec, actions, breakpoints, engineName);
+    out(args.options.has('json') ? JSON.stringify({ states }) : states.map((s) => JSON.stringify(s)).join('\n'));
+    return 0;
+  }
   const states = debugStates(rec, actions, breakpoints);
   if (args.options.has('json')) out(JSON.stringify({ states }));
   else states.forEach((s, i) => out(`${i === 0 ? 'start' : actionsText(actions[i - 1]!)}: ${stateText(s)}`));
@@ -131,9 +177,11 @@ async function debugCommand(args: ParsedArgs, out: Out): Promise<number> {
   return 0;
 }
 
-async function batchCommand(path: string, maxEvents: number | undefined, out: Out): Promise<number> {
+async function batchCommand(path: string, maxEvents: number | undefined, engineName: EngineName, args: ParsedArgs, out: Out): Promise<number> {
   const text = readProgram(path);
   const engine = await loadNodeEngine();
+  const neural = engineName === 'real' ? undefined : await import('./neural');
+  const model = neural ? await neural.modelFromArgs(args) : undefined;
   let failures = 0;
   const lines = text.split('\n').filter((l) => l.trim() !== '');
   for (const [i, line] of lines.entries()) {
@@ -145,7 +193,10 @@ async function batchCommand(path: string, maxEvents: number | undefined, out: Ou
       const actions = (req.actions ?? []).map((a) => parseAction(String(a)));
       const breakpoints = (req.breakpoints ?? []).map(Number);
       const rec = recordOrThrow(engine, readProgram(req.file), req.call ?? '', maxEvents);
-      out(JSON.stringify({ id, states: debugStates(rec, actions, breakpoints) }));
+      const states = neural && model && engineName !== 'real'
+        ? await neural.neuralDebugStates(model, rec, actions, breakpoints, engineName)
+        : debugStates(rec, actions, breakpoints);
+      out(JSON.stringify({ id, states }));
     } catch (err) {
       failures++;
       const message = err instanceof Error ? err.message : String(err);

@@ -1,0 +1,225 @@
+// The neural engine in the CLI: `debug --engine neural|both`, `eval trajectories`, `eval cruxeval`.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAction, type Action } from '../core/actions';
+import { compareStates, type StateComparison } from '../core/compare';
+import { EvalStats } from '../core/evalStats';
+import type { ParseResult } from '../core/format';
+import { Navigator } from '../core/navigator';
+import { stateAt, type DebugState } from '../core/state';
+import type { Recording } from '../core/trace';
+import { NeuralSession } from '../model/neuralSession';
+import type { ModelDtype } from '../model/modelConfig';
+import { loadNodeModel, type LoadedModel } from '../model/nodeModel';
+import { loadNodeEngine, readRepoFile, REPO_ROOT } from '../runtime/node';
+import { installModule, type RealEngine } from '../runtime/realEngine';
+import { stringOption, UsageError, type ParsedArgs } from './args';
+import { Progress } from './progress';
+
+const DTYPES: readonly ModelDtype[] = ['fp32', 'int8', 'q8', 'q4', 'fp16'];
+
+/** The model the app uses by default: public/models/index.json names it. */
+export function defaultModelDir(): string {
+  const index = join(REPO_ROOT, 'public/models/index.json');
+  if (!existsSync(index)) throw new UsageError('no model is shipped yet: pass --model DIR');
+  const { default: name } = JSON.parse(readFileSync(index, 'utf8')) as { default: string };
+  return join(REPO_ROOT, 'public/models', name);
+}
+
+export async function modelFromArgs(args: ParsedArgs): Promise<LoadedModel> {
+  const dtype = (stringOption(args, 'dtype') ?? 'fp32') as ModelDtype;
+  if (!DTYPES.includes(dtype)) throw new UsageError(`--dtype must be one of ${DTYPES.join(', ')}`);
+  return loadNodeModel(stringOption(args, 'model') ?? defaultModelDir(), dtype);
+}
+
+/** A predicted state in the CLI's state shape. */
+export function predictedState(p: ParseResult): Record<string, unknown> {
+  if ('unparseable' in p) return { event: 'unparseable', reason: p.unparseable };
+  if (p.event === 'entry') return { event: 'entry' };
+  if (p.event === 'exit') return p.message === undefined ? { event: 'exit', status: p.status } : { event: 'exit', status: p.status, message: p.message };
+  const out: Record<string, unknown> = { event: p.event, line: p.line, locals: p.locals ?? {} };
+  if (p.value !== undefined) out.value = p.value;
+  if (p.raising) out.raising = true;
+  return out;
+}
+
+/** `neural`: the model goes on from its own predictions; `both`: one-step predictions against the
+ * real history, each state carrying real, neural and match. */
+export async function neuralDebugStates(
+  model: LoadedModel,
+  rec: Recording,
+  actions: readonly Action[],
+  breakpoints: readonly number[],
+  mode: 'neural' | 'both',
+): Promise<unknown[]> {
+  const nav = new Navigator(rec, breakpoints);
+  const session = new NeuralSession(model.predictor, rec, nav.position, breakpoints);
+  const first = stateAt(rec, nav.position);
+  const states: unknown[] = [mode === 'both' ? { real: first, neural: first, match: true } : first];
+  for (const action of actions) {
+    const prediction = await session.predict(action);
+    if (mode === 'neural') {
+      session.acceptPredicted(prediction);
+      states.push(predictedState(prediction.state));
+      continue;
+    }
+    const real = stateAt(rec, nav.apply(action));
+    const comparison = compareStates(real, prediction.state);
+    states.push({ real, neural: predictedState(prediction.state), match: comparison.match, fields: comparison.fields });
+    session.acceptReal(action, nav.position);
+  }
+  return states;
+}
+
+interface EvalItem {
+  id?: unknown;
+  source: string;
+  call: string;
+  start?: number | null;
+  actions: string[];
+  breakpoints?: number[];
+  max_events?: number;
+}
+
+/** Next-state exact match over held-out trajectories (one-step predictions, real history). */
+export async function evalTrajectories(path: string, model: LoadedModel, limit: number | undefined): Promise<ReturnType<EvalStats['report']> & { items: number; ms_per_state: number }> {
+  const items = readJsonl<EvalItem>(path).slice(0, limit);
+  const engine = await loadNodeEngine();
+  const stats = new EvalStats();
+  const progress = new Progress(items.length, 'eval');
+  let ms = 0;
+  for (const [i, item] of items.entries()) {
+    const rec = engine.record(item.source, item.call, { maxEvents: item.max_events ?? 2000, timeLimit: 5 });
+    const breakpoints = item.breakpoints ?? [];
+    const nav = new Navigator(rec, breakpoints);
+    if (item.start !== undefined && item.start !== null) nav.jump(item.start);
+    const session = new NeuralSession(model.predictor, rec, nav.position, breakpoints);
+    for (const text of item.actions) {
+      const action = parseAction(text);
+      const prediction = await session.predict(action);
+      ms += prediction.ms;
+      const real = stateAt(rec, nav.apply(action));
+      stats.add(action, compareStates(real, prediction.state));
+      session.acceptReal(action, nav.position);
+    }
+    progress.update(i + 1);
+  }
+  const report = stats.report();
+  return { ...report, items: items.length, ms_per_state: report.n ? ms / report.n : 0 };
+}
+
+interface CruxItem {
+  id: string;
+  code: string;
+  input: string;
+  output: string;
+}
+
+interface ValueHelpers {
+  same_value(a: string, b: string): boolean;
+  call_arguments(values: string[]): string | null;
+}
+
+function valueHelpers(engine: RealEngine): ValueHelpers {
+  installModule(engine.pyodide, 'ndb_values', readRepoFile('src/runtime/values.py'));
+  const mod = engine.pyodide.pyimport('ndb_values') as unknown as ValueHelpers & { call_arguments(v: unknown): string | null };
+  return {
+    same_value: (a, b) => Boolean(mod.same_value(a, b)),
+    call_arguments: (values) => {
+      const list = engine.pyodide.toPy(values);
+      try {
+        return (mod.call_arguments(list) as string | null | undefined) ?? null;
+      } finally {
+        (list as { destroy?: () => void }).destroy?.();
+      }
+    },
+  };
+}
+
+export interface CruxResult {
+  task: 'output' | 'input';
+  action: string;
+  n: number;
+  passed: number;
+  pass_at_1: number;
+}
+
+/** CruxEval posed as in the paper (DESIGN §4): output from the call of f (step_return, or a
+ * breakpoint at the line that returns, then step_return); input from f's return (inv_step_call),
+ * scored by running f on the predicted arguments. */
+export async function evalCruxeval(
+  path: string,
+  task: 'output' | 'input',
+  actionName: string,
+  model: LoadedModel,
+  limit: number | undefined,
+  onItem: (line: string) => void,
+): Promise<CruxResult> {
+  const items = readJsonl<CruxItem>(path).slice(0, limit);
+  const engine = await loadNodeEngine();
+  const values = valueHelpers(engine);
+  const progress = new Progress(items.length, `cruxeval-${task[0]}`);
+  let passed = 0;
+  for (const [i, item] of items.entries()) {
+    const call = `f(${item.input})`;
+    const rec = engine.record(item.code, call, { maxEvents: 10_000, timeLimit: 5 });
+    const entryReturn = rec.events.findIndex((e) => e.event === 'return' && e.depth === 0);
+    let ok = false;
+    let predicted: string | null = null;
+    if (rec.events.length > 0 && entryReturn >= 0) {
+      if (task === 'output') {
+        const session = new NeuralSession(model.predictor, rec, 0, []);
+        let actions: Action[] = [{ kind: 'step_return' }];
+        if (actionName === 'breakpoint') actions = [{ kind: 'breakpoint', line: rec.events[entryReturn]!.line }, { kind: 'step_return' }];
+        let last: ParseResult | null = null;
+        for (const action of actions) {
+          const p = await session.predict(action);
+          session.acceptPredicted(p);
+          last = p.state;
+        }
+        if (last && !('unparseable' in last) && last.event === 'return' && last.value !== undefined && !last.raising) {
+          predicted = last.value;
+          ok = values.same_value(last.value, item.output);
+        }
+      } else {
+        const session = new NeuralSession(model.predictor, rec, entryReturn, []);
+        const p = await session.predict({ kind: 'inv_step_call' });
+        const s = p.state;
+        if (!('unparseable' in s) && s.event === 'call' && s.locals) {
+          const args = values.call_arguments(Object.values(s.locals));
+          predicted = args;
+          if (args !== null) {
+            const check = engine.record(item.code, `f(${args})`, { maxEvents: 20_000, timeLimit: 5 });
+            ok = check.exit.status === 'normal' && check.exit.value !== undefined && values.same_value(check.exit.value, item.output);
+          }
+        }
+      }
+    }
+    if (ok) passed++;
+    onItem(JSON.stringify({ id: item.id, passed: ok, predicted }));
+    progress.update(i + 1, `pass@1 ${(passed / (i + 1)).toFixed(3)}`);
+  }
+  return { task, action: task === 'input' ? 'inv_step_call' : actionName, n: items.length, passed, pass_at_1: items.length ? passed / items.length : 0 };
+}
+
+function readJsonl<T>(path: string): T[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new UsageError(`cannot read ${path}`);
+  }
+  return text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l, i) => {
+      try {
+        return JSON.parse(l) as T;
+      } catch {
+        throw new UsageError(`${path}:${i + 1} is not JSON`);
+      }
+    });
+}
+
+export type { StateComparison, DebugState };

@@ -1,0 +1,60 @@
+// Accumulates next-state exact match per action kind and per field.
+
+import { isInverse, type Action } from './actions';
+import type { FieldName, StateComparison } from './compare';
+
+export interface Tally {
+  n: number;
+  exact: number;
+}
+
+export interface EvalReport {
+  n: number;
+  exact_match: number;
+  forward: { n: number; exact_match: number };
+  inverse: { n: number; exact_match: number };
+  per_action: Record<string, { n: number; exact_match: number }>;
+  fields: Partial<Record<FieldName, { n: number; accuracy: number }>>;
+  unparseable: number;
+}
+
+export class EvalStats {
+  private all: Tally = { n: 0, exact: 0 };
+  private forward: Tally = { n: 0, exact: 0 };
+  private inverse: Tally = { n: 0, exact: 0 };
+  private readonly byAction = new Map<string, Tally>();
+  private readonly byField = new Map<FieldName, Tally>();
+  private unparseable = 0;
+
+  add(action: Action, comparison: StateComparison): void {
+    const hit = comparison.match ? 1 : 0;
+    for (const t of [this.all, isInverse(action) ? this.inverse : this.forward]) {
+      t.n++;
+      t.exact += hit;
+    }
+    const a = this.byAction.get(action.kind) ?? { n: 0, exact: 0 };
+    a.n++;
+    a.exact += hit;
+    this.byAction.set(action.kind, a);
+    for (const [field, ok] of Object.entries(comparison.fields) as Array<[FieldName, boolean]>) {
+      const f = this.byField.get(field) ?? { n: 0, exact: 0 };
+      f.n++;
+      f.exact += ok ? 1 : 0;
+      this.byField.set(field, f);
+    }
+    if (comparison.unparseable) this.unparseable++;
+  }
+
+  report(): EvalReport {
+    const rate = (t: Tally) => (t.n ? t.exact / t.n : 0);
+    return {
+      n: this.all.n,
+      exact_match: rate(this.all),
+      forward: { n: this.forward.n, exact_match: rate(this.forward) },
+      inverse: { n: this.inverse.n, exact_match: rate(this.inverse) },
+      per_action: Object.fromEntries([...this.byAction].sort().map(([k, t]) => [k, { n: t.n, exact_match: rate(t) }])),
+      fields: Object.fromEntries([...this.byField].map(([k, t]) => [k, { n: t.n, accuracy: rate(t) }])),
+      unparseable: this.unparseable,
+    };
+  }
+}
