@@ -1,0 +1,53 @@
+// Programs that do not stop: Python is interrupted after 10 s, and when even that does not work
+// the worker is replaced. Either way the app stays usable.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { LOAD_TIMEOUT, button, idle, launchBrowser, openApp, press, setCode, startPreview, status, watchErrors } from './helpers.mjs';
+
+let server;
+let browser;
+let page;
+let errors;
+
+async function runModule(code) {
+  await setCode(page, code);
+  await page.getByLabel('Call', { exact: true }).fill('');
+  await button(page, 'Restart').click();
+  await page.locator('[role="toolbar"][aria-busy="false"]').waitFor({ timeout: LOAD_TIMEOUT });
+}
+
+describe('runaway programs', () => {
+  before(async () => {
+    server = await startPreview();
+    browser = await launchBrowser(server.url);
+    page = browser.context.pages()[0] ?? (await browser.context.newPage());
+    errors = watchErrors(page);
+    await openApp(page, server.url);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('interrupts a long computation that runs no lines of the program', async () => {
+    assert.equal(await page.evaluate(() => globalThis.crossOriginIsolated), true, 'the page is cross-origin isolated');
+    const started = Date.now();
+    await runModule('import re\nm = re.match(r"(a+)+b", "a" * 40)\n');
+    const took = Date.now() - started;
+    assert.ok(took > 9_000 && took < 20_000, `stopped after ${took} ms`);
+    assert.match(await status(page).textContent(), /time limit/);
+    await press(page, 'Continue');
+    assert.match(await status(page).textContent(), /^Stopped: the program ran past the time limit/);
+  });
+
+  it('replaces the engine when Python cannot be interrupted, and then works again', async () => {
+    await runModule('x = sum(range(10**12))\n');
+    assert.match(await status(page).textContent(), /Python engine was restarted/);
+    await page.locator('main[data-engine="ready"]').waitFor({ timeout: LOAD_TIMEOUT });
+    await page.getByLabel('Example').selectOption({ label: 'A for loop that sums' });
+    await idle(page);
+    assert.match(await status(page).textContent(), /^call of total \(line 1\)/);
+    assert.deepEqual(errors, []);
+  });
+});
