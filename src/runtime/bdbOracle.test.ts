@@ -12,7 +12,7 @@ import { installModule, type RealEngine } from './realEngine';
 import { loadPrograms } from './testing/programs';
 
 const programs = loadPrograms('examples', 'src/runtime/testing/programs');
-const SEQUENCES_PER_PROGRAM = 60;
+const SEQUENCES_PER_PROGRAM = Number(process.env.NDB_ORACLE_SEQUENCES ?? 60);
 const ACTIONS_PER_SEQUENCE = 16;
 
 type Snapshot = Record<string, unknown>;
