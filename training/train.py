@@ -164,7 +164,9 @@ def train(config: dict[str, Any], source: TokenSource, out: Path, resume: bool =
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--config", required=True)
-    parser.add_argument("--data", required=True, help="a folder of token shards (training.build_dataset)")
+    parser.add_argument("--data", help="a folder of token shards (training.build_dataset)")
+    parser.add_argument("--live", metavar="TOKENIZER_DIR",
+                        help="instead of --data: draw trajectories on the fly from worker processes (Python >= 3.12)")
     parser.add_argument("--out", required=True)
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--max-minutes", type=float, default=None, help="stop (and checkpoint) after this long")
@@ -173,7 +175,18 @@ def main(argv: list[str] | None = None) -> int:
     config = load_config(args.config)
     if args.steps is not None:
         config["train"]["steps"] = args.steps
-    train(config, ShardSource(Path(args.data)), Path(args.out), resume=args.resume, max_minutes=args.max_minutes)
+    if args.live:
+        from training.data.live_source import LiveSourceError, live_source_from_args
+
+        try:
+            source: TokenSource = live_source_from_args(args.live)
+        except LiveSourceError as exc:
+            parser.error(str(exc))
+    elif args.data:
+        source = ShardSource(Path(args.data))
+    else:
+        parser.error("give --data DIR (a built dataset) or --live TOKENIZER_DIR")
+    train(config, source, Path(args.out), resume=args.resume, max_minutes=args.max_minutes)
     return 0
 
 
