@@ -38,6 +38,23 @@ class ShardSource:
             if not arrays:
                 raise ValueError(f"{folder}: no {split} shards")
         self.rng = np.random.default_rng(seed)
+        # Windows start at a document (a trajectory) when the end-of-text id is known, so that
+        # every window shows the source context its states refer to.
+        eos = meta.get("eos_id", self._eos_from_tokenizer(folder))
+        self.starts: dict[str, list[np.ndarray]] | None = None
+        if eos is not None:
+            self.starts = {
+                split: [np.concatenate([[0], np.flatnonzero(np.asarray(a) == eos) + 1]) for a in arrays]
+                for split, arrays in self.arrays.items()
+            }
+
+    @staticmethod
+    def _eos_from_tokenizer(folder: Path) -> int | None:
+        config = folder / "tokenizer" / "tokenizer_config.json"
+        if not config.exists():
+            return None
+        eos = json.loads(config.read_text()).get("ndb_special_ids", {}).get("eos")
+        return int(eos) if eos is not None else None
 
     def batch(self, batch_size: int, seq_len: int, split: str = "train") -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         arrays = self.arrays[split]
@@ -45,7 +62,15 @@ class ShardSource:
         rows = np.zeros((batch_size, seq_len + 1), dtype=np.int64)
         weights = np.ones((batch_size, seq_len), dtype=np.float32)
         for i in range(batch_size):
-            shard = arrays[int(self.rng.choice(len(arrays), p=sizes / sizes.sum()))]
+            which = int(self.rng.choice(len(arrays), p=sizes / sizes.sum()))
+            shard = arrays[which]
+            if self.starts is not None and len(shard) > seq_len + 1:
+                starts = self.starts[split][which]
+                starts = starts[starts < len(shard) - seq_len - 1]
+                if len(starts):
+                    start = int(starts[int(self.rng.integers(0, len(starts)))])
+                    rows[i] = shard[start : start + seq_len + 1]
+                    continue
             if len(shard) <= seq_len + 1:
                 piece = np.asarray(shard, dtype=np.int64)
                 rows[i, : len(piece)] = piece
