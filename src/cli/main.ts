@@ -18,6 +18,7 @@ Usage:
   ndb eval trajectories FILE.jsonl [--model DIR] [--dtype D] [--limit N] --json
   ndb eval cruxeval FILE.jsonl --task output|input [--action step_return|breakpoint]
                    [--limit N] [--model DIR] [--dtype D] --json
+  ndb eval variants FILE.jsonl [--model DIR] [--dtype fp32,int8,q4] [--limit N]
   ndb format --trace TRACE.jsonl --actions a1,a2,…
 
 Engines: real (Pyodide), neural (the model goes on from its own predictions),
@@ -138,7 +139,14 @@ async function evalCommand(args: ParsedArgs, out: Out): Promise<number> {
     out(json ? JSON.stringify(result) : `CruxEval-${task === 'output' ? 'O' : 'I'} (${result.action}): ${result.passed}/${result.n} = ${(100 * result.pass_at_1).toFixed(1)}%`);
     return 0;
   }
-  throw new UsageError(`unknown evaluation '${kind ?? ''}': trajectories or cruxeval`);
+  if (kind === 'variants') {
+    const { evalVariants } = await import('./variants');
+    const dtypes = (stringOption(args, 'dtype') ?? 'fp32,int8,q4').split(',') as Array<'fp32' | 'int8' | 'q4'>;
+    const reports = await evalVariants(stringOption(args, 'model') ?? neural.defaultModelDir(), file, dtypes, limit ?? 30);
+    for (const r of reports) out(JSON.stringify(r));
+    return 0;
+  }
+  throw new UsageError(`unknown evaluation '${kind ?? ''}': trajectories, cruxeval or variants`);
 }
 
 interface BatchRequest {

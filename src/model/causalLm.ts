@@ -20,6 +20,10 @@ export interface GenerateOptions {
   stopIds: ReadonlySet<number>;
   /** Called with each new token; return false to stop early. */
   onToken?: (token: number) => boolean | void;
+  /** Sample from softmax(logits / temperature) instead of taking the argmax; 0 or absent: greedy. */
+  temperature?: number;
+  /** Uniform numbers in [0, 1) for sampling (default Math.random). */
+  random?: () => number;
 }
 
 export interface GenerateResult {
@@ -27,6 +31,11 @@ export interface GenerateResult {
   /** Prompt tokens that had to be run (not found in the cache). */
   prefillTokens: number;
   stoppedBy: 'stop' | 'length' | 'callback';
+  /** Milliseconds spent in the prompt's run (prefill) and in the one-token runs after it (decode). */
+  prefillMs: number;
+  decodeMs: number;
+  /** One-token runs of the decode loop (the first new token comes from the prefill). */
+  decodeSteps: number;
 }
 
 export class CausalLM {
@@ -66,15 +75,29 @@ export class CausalLM {
   }
 
   async generate(prompt: readonly number[], options: GenerateOptions): Promise<GenerateResult> {
+    const t0 = performance.now();
     let { logits, ran } = await this.prefill(prompt);
+    const prefillMs = performance.now() - t0;
+    const t1 = performance.now();
+    let decodeSteps = 0;
     const out: number[] = [];
+    const temperature = options.temperature ?? 0;
+    const done = (stoppedBy: GenerateResult['stoppedBy']): GenerateResult => ({
+      tokens: out,
+      prefillTokens: ran,
+      stoppedBy,
+      prefillMs,
+      decodeMs: performance.now() - t1,
+      decodeSteps,
+    });
     for (;;) {
-      const next = argmax(logits);
+      const next = temperature > 0 ? sample(logits, temperature, options.random ?? Math.random) : argmax(logits);
       out.push(next);
-      if (options.stopIds.has(next)) return { tokens: out, prefillTokens: ran, stoppedBy: 'stop' };
-      if (options.onToken?.(next) === false) return { tokens: out, prefillTokens: ran, stoppedBy: 'callback' };
-      if (out.length >= options.maxNewTokens) return { tokens: out, prefillTokens: ran, stoppedBy: 'length' };
+      if (options.stopIds.has(next)) return done('stop');
+      if (options.onToken?.(next) === false) return done('callback');
+      if (out.length >= options.maxNewTokens) return done('length');
       logits = await this.run([next]);
+      decodeSteps++;
     }
   }
 
@@ -114,12 +137,31 @@ export class CausalLM {
       this.cache[2 * i] = out[`present.${i}.key`]!;
       this.cache[2 * i + 1] = out[`present.${i}.value`]!;
     }
-    this.cached = [...this.cached, ...tokens];
+    for (const t of tokens) this.cached.push(t);
     const logits = out.logits!;
     const vocab = logits.dims[2]!;
     const data = logits.data as Float32Array;
     return data.slice((tokens.length - 1) * vocab, tokens.length * vocab);
   }
+}
+
+/** A token drawn from softmax(logits / temperature). */
+export function sample(logits: Float32Array, temperature: number, random: () => number = Math.random): number {
+  let max = -Infinity;
+  for (let i = 0; i < logits.length; i++) if (logits[i]! > max) max = logits[i]!;
+  const weights = new Float64Array(logits.length);
+  let total = 0;
+  for (let i = 0; i < logits.length; i++) {
+    const w = Math.exp((logits[i]! - max) / temperature);
+    weights[i] = w;
+    total += w;
+  }
+  let r = random() * total;
+  for (let i = 0; i < weights.length; i++) {
+    r -= weights[i]!;
+    if (r < 0) return i;
+  }
+  return argmax(logits);
 }
 
 export function argmax(values: Float32Array): number {

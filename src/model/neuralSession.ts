@@ -16,7 +16,7 @@ import {
   type ParseResult,
 } from '../core/format';
 import type { Position, Recording } from '../core/trace';
-import type { Completion, StatePredictor } from './predictor';
+import type { CompleteOptions, Completion, StatePredictor } from './predictor';
 
 export interface Prediction extends Completion {
   action: Action;
@@ -57,8 +57,13 @@ export class NeuralSession {
     return this.text;
   }
 
+  /** The prompt the model reads to predict the state after `action`. */
+  promptFor(action: Action): string {
+    return promptForNext(this.text, action, this.breakpoints);
+  }
+
   async predict(action: Action): Promise<Prediction> {
-    const prompt = promptForNext(this.text, action, this.breakpoints);
+    const prompt = this.promptFor(action);
     const completion = await this.predictor.complete(prompt);
     return { ...completion, action, state: parseState(completion.text, this.previousLocals) };
   }

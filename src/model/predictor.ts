@@ -13,10 +13,23 @@ export interface TextTokenizer {
 export interface Completion {
   /** The generated state's text, without the terminator. */
   text: string;
+  /** Its token ids (the terminator included when generation stopped at one). */
+  ids: number[];
   newTokens: number;
   prefillTokens: number;
   ms: number;
+  /** The prompt's length in tokens (prefillTokens of them were not in the cache). */
+  promptTokens: number;
+  prefillMs: number;
+  decodeMs: number;
+  decodeSteps: number;
   stoppedBy: 'stop' | 'length' | 'callback';
+}
+
+export interface CompleteOptions {
+  /** 0 or absent: greedy; above 0: sampling (DESIGN §3: inversion is one-to-many). */
+  temperature?: number;
+  random?: () => number;
 }
 
 export const EOS_TOKEN = '<|endoftext|>';
@@ -35,16 +48,21 @@ export class StatePredictor {
     this.stopIds = new Set(ids);
   }
 
-  async complete(prompt: string): Promise<Completion> {
+  async complete(prompt: string, options: CompleteOptions = {}): Promise<Completion> {
     const started = this.now();
     const ids = this.tokenizer.encode(prompt);
-    const out = await this.lm.generate(ids, { maxNewTokens: this.maxNewTokens, stopIds: this.stopIds });
+    const out = await this.lm.generate(ids, { maxNewTokens: this.maxNewTokens, stopIds: this.stopIds, ...options });
     const body = out.stoppedBy === 'stop' ? out.tokens.slice(0, -1) : out.tokens;
     return {
       text: this.tokenizer.decode(body),
+      ids: out.tokens,
       newTokens: out.tokens.length,
       prefillTokens: out.prefillTokens,
       ms: this.now() - started,
+      promptTokens: ids.length,
+      prefillMs: out.prefillMs,
+      decodeMs: out.decodeMs,
+      decodeSteps: out.decodeSteps,
       stoppedBy: out.stoppedBy,
     };
   }
