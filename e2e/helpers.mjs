@@ -74,8 +74,8 @@ export async function startPreview() {
   };
 }
 
-/** Debian's Chromium with a throwaway profile. */
-export async function launchBrowser(origin) {
+/** Debian's Chromium with a throwaway profile (`extraArgs`: e.g. --enable-unsafe-webgpu). */
+export async function launchBrowser(origin, extraArgs = []) {
   const profile = mkdtempSync(join(tmpdir(), 'ndb-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
@@ -88,6 +88,7 @@ export async function launchBrowser(origin) {
       '--disable-sync',
       '--no-first-run',
       '--disable-dev-shm-usage',
+      ...extraArgs,
     ],
   });
   if (origin) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });

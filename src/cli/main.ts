@@ -20,6 +20,7 @@ Usage:
                    [--limit N] [--model DIR] [--dtype D] --json
   ndb eval variants FILE.jsonl [--model DIR] [--dtype fp32,int8,q4] [--limit N]
   ndb format --trace TRACE.jsonl --actions a1,a2,…
+  ndb bench [--model DIR] [--dtype D] [--programs N] [--max-new-tokens N] [--json]
 
 Engines: real (Pyodide), neural (the model goes on from its own predictions),
          both (one-step predictions beside the real state: {real, neural, match}).
@@ -40,6 +41,8 @@ export async function main(argv: string[], out: Out = (l) => process.stdout.writ
         return await debugCommand(parseArgs(rest, ['json']), out);
       case 'eval':
         return await evalCommand(parseArgs(rest, ['json']), out);
+      case 'bench':
+        return await benchCommand(parseArgs(rest, ['json']), out);
       case 'format': {
         const { formatCommand } = await import('./format');
         return await formatCommand(parseArgs(rest, []), out);
@@ -229,4 +232,34 @@ function stateText(s: DebugState): string {
   if (s.event === 'entry') return 'entry';
   if (s.event === 'exit') return `exit (${s.status}${s.message ? `: ${s.message}` : ''})`;
   return `${s.event} ${s.function}:${s.line} ${localsText(s.locals)}${s.value !== undefined ? ` -> ${s.value}` : ''}`;
+}
+
+async function benchCommand(args: ParsedArgs, out: Out): Promise<number> {
+  checkKnown(args, ['json', 'model', 'dtype', 'programs', 'max-new-tokens']);
+  if (args.positionals.length > 0) throw new UsageError('bench takes no FILE');
+  const count = (name: string): number | undefined => {
+    const text = stringOption(args, name);
+    if (text === undefined) return undefined;
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a positive integer`);
+    return n;
+  };
+  const neural = await import('./neural');
+  const { runBench } = await import('./bench');
+  const model = await neural.modelFromArgs(args);
+  const json = args.options.has('json');
+  const result = await runBench(model, {
+    programs: count('programs'),
+    maxNewTokens: count('max-new-tokens'),
+    onState: (line) => {
+      if (json) out(JSON.stringify(line));
+    },
+  });
+  out(
+    json
+      ? JSON.stringify(result)
+      : `${result.states} states: engine ${result.tokens_per_s} tok/s, bare session ${result.raw_tokens_per_s} tok/s (ratio ${result.ratio}), ` +
+          `${result.ms_per_state} ms/state, prefill ${result.prefill_tokens_per_state} of ${result.prompt_tokens_per_state} prompt tokens per state`,
+  );
+  return 0;
 }

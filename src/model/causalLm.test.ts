@@ -72,3 +72,26 @@ describe('CausalLM', () => {
     expect(stopped.tokens[stopped.tokens.length - 1]).toBe(stop);
   });
 });
+
+describe('sample', () => {
+  it('draws from softmax(logits / temperature)', async () => {
+    const { sample } = await import('./causalLm');
+    const logits = Float32Array.from([0, 10, 0]);
+    expect(sample(logits, 1, () => 0.5)).toBe(1);
+    expect(sample(logits, 1, () => 0)).toBe(0);
+    expect(sample(logits, 1, () => 0.999999999)).toBe(2);
+    const draws = new Set(Array.from({ length: 200 }, (_, i) => sample(Float32Array.from([1, 1, 1]), 1, () => (i + 0.5) / 200)));
+    expect([...draws].sort()).toEqual([0, 1, 2]);
+  });
+
+  it('samples through generate with a temperature, greedy without', async () => {
+    const model = lm();
+    const greedy = await model.generate([3, 4, 5], { maxNewTokens: 6, stopIds: new Set() });
+    let seed = 1;
+    const random = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+    const sampled = await model.generate([3, 4, 5], { maxNewTokens: 6, stopIds: new Set(), temperature: 5, random });
+    expect(sampled.tokens).toHaveLength(6);
+    const again = await model.generate([3, 4, 5], { maxNewTokens: 6, stopIds: new Set() });
+    expect(again.tokens).toEqual(greedy.tokens);
+  });
+});

@@ -62,9 +62,11 @@ export class NeuralSession {
     return promptForNext(this.text, action, this.breakpoints);
   }
 
-  async predict(action: Action): Promise<Prediction> {
+  /** The state after `action`; the history is left as it is (accept* adds to it). With a
+   * temperature the state is sampled: call it k times for k candidates. */
+  async predict(action: Action, options: CompleteOptions = {}): Promise<Prediction> {
     const prompt = this.promptFor(action);
-    const completion = await this.predictor.complete(prompt);
+    const completion = await this.predictor.complete(prompt, options);
     return { ...completion, action, state: parseState(completion.text, this.previousLocals) };
   }
 

@@ -8,6 +8,7 @@ import { changedLocals, stackAt, stateAt, type DebugState, type StackFrame } fro
 import type { Position, Recording } from '../core/trace';
 import { EngineClient, EngineError, type EngineInfo } from '../runtime/client';
 import { EXAMPLES, type Example } from './examples';
+import type { DebuggerEvent } from './neural.svelte';
 import { decodeHash, encodeHash } from './shareLink';
 import { abnormalEnd, describeStop } from './status';
 
@@ -51,6 +52,9 @@ export class Session {
 
   /** A transient note next to the Share button. */
   shareNote = $state('');
+
+  /** Told of every move (the neural engine follows the debugger through this). */
+  onDebugger: ((ev: DebuggerEvent) => void) | null = null;
 
   private nav: Navigator | null = null;
   private visited: Position[] = [];
@@ -184,6 +188,13 @@ export class Session {
     for (const line of [...nav.breakpoints]) if (!this.breakpoints.includes(line)) nav.removeBreakpoint(line);
     for (const line of this.breakpoints) if (!nav.breakpoints.has(line)) nav.addBreakpoint(line);
     this.moveTo(nav.apply(command));
+    if (this.recording) this.onDebugger?.({ kind: 'action', recording: this.recording, action: command, position: this.position, breakpoints: [...this.breakpoints] });
+  }
+
+  /** Runs the recorded program with another call (Guess inputs), leaving the debugger as it is. */
+  async checkCall(call: string): Promise<Recording> {
+    if (!this.client) throw new Error('the Python engine is not loaded');
+    return this.client.record(this.recordedSource ?? this.source, call, { ...RECORD_OPTIONS, maxEvents: 20_000, timeLimit: 5 });
   }
 
   /** The timeline: any position, as if stepped there. */
@@ -191,6 +202,11 @@ export class Session {
     if (!this.nav || this.busy) return;
     this.nav.jump(pos);
     this.moveTo(this.nav.position);
+    this.emitJump();
+  }
+
+  private emitJump(): void {
+    if (this.recording) this.onDebugger?.({ kind: 'jump', recording: this.recording, position: this.position, breakpoints: [...this.breakpoints] });
   }
 
   /** The notice's button: the user agrees to run code that came by link. */
@@ -240,11 +256,13 @@ export class Session {
       this.compareWith = -2;
       this.recording = rec;
       this.moveTo(this.nav.position);
+      this.onDebugger?.({ kind: 'recorded', recording: rec, position: this.position, breakpoints: [...this.breakpoints] });
       return true;
     } catch (err) {
       this.recording = null;
       this.nav = null;
       this.recordedSource = null;
+      this.onDebugger?.({ kind: 'cleared' });
       this.error =
         err instanceof EngineError ? err.message : `Something went wrong: ${err instanceof Error ? err.message : String(err)}`;
       // The worker is being replaced: the buttons wait for the new one.
@@ -302,6 +320,7 @@ export class Session {
     if (ok && this.nav && pos !== null) {
       this.nav.jump(pos);
       this.moveTo(this.nav.position);
+      this.emitJump();
     }
   }
 

@@ -1,0 +1,54 @@
+// WebGPU correctness through SwiftShader (headless Debian Chromium with --enable-unsafe-webgpu,
+// DESIGN §5): one prediction with the WebGPU backend (q4) must equal the WASM fp32 one. SwiftShader
+// is a CPU emulation, far slower than WASM (here ~1.6 s per decoded token for the dev model): this
+// test keeps to a single step of at most 8 tokens (?max-new-tokens=8), compared with WASM fp32.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { LOAD_TIMEOUT, launchBrowser, openApp, press, startPreview, watchErrors } from './helpers.mjs';
+
+const PREDICT_TIMEOUT = 120_000;
+let server;
+let browser;
+
+async function firstPrediction(page) {
+  await page.locator('main[data-model="ready"]').waitFor({ timeout: LOAD_TIMEOUT });
+  await press(page, 'Step into');
+  const panel = page.getByRole('region', { name: 'Prediction', exact: true });
+  await panel.locator('pre[data-raw]').waitFor({ state: 'attached', timeout: PREDICT_TIMEOUT });
+  return (await panel.locator('pre[data-raw]').textContent()) ?? '';
+}
+
+describe('the neural engine on WebGPU (SwiftShader)', () => {
+  before(async () => {
+    server = await startPreview();
+    browser = await launchBrowser(server.url, ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-angle=swiftshader', '--use-webgpu-adapter=swiftshader']);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('predicts the first step on WebGPU exactly as WASM fp32 does', async (t) => {
+    const page = await browser.context.newPage();
+    const errors = watchErrors(page);
+    const hasAdapter = await page.goto(server.url).then(() => page.evaluate(async () => Boolean(navigator.gpu && (await navigator.gpu.requestAdapter()))));
+    if (!hasAdapter) {
+      t.skip('no WebGPU adapter in this Chromium');
+      return;
+    }
+    await openApp(page, `${server.url}?backend=webgpu&max-new-tokens=8`);
+    const gpu = await firstPrediction(page);
+    const facts = await page.getByRole('region', { name: 'Model' }).locator('dd[data-key]').evaluateAll((els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-key'), e.textContent.trim()])));
+    assert.equal(facts.backend, 'WebGPU');
+    assert.equal(facts.dtype, 'q4');
+
+    const ref = await browser.context.newPage();
+    await openApp(ref, `${server.url}?backend=wasm&dtype=fp32&max-new-tokens=8`);
+    const cpu = await firstPrediction(ref);
+    assert.ok(cpu.length > 0);
+    assert.equal(gpu, cpu);
+    // onnxruntime's own warnings (node placement) come through console.error
+    assert.deepEqual(errors.filter((e) => !/powerPreference|onnxruntime|VerifyEachNodeIsAssignedToAnEp/.test(e)), []);
+  });
+});

@@ -1,0 +1,27 @@
+// `ndb bench` on the development model, kept small: one program, three actions, short states.
+
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadNodeModel } from '../model/nodeModel';
+import { REPO_ROOT } from '../runtime/node';
+import { runBench } from './bench';
+
+const DEV = join(REPO_ROOT, 'public/models/ndb-dev');
+
+describe.skipIf(!existsSync(join(DEV, 'onnx/model.onnx')))('ndb bench', () => {
+  it('measures the engine beside a bare session and prefills only what is new', async () => {
+    const model = await loadNodeModel(DEV, 'fp32');
+    const lines: Record<string, unknown>[] = [];
+    const r = await runBench(model, { programs: 1, actions: ['step_into', 'step_over', 'step_over'], maxNewTokens: 24, onState: (l) => lines.push(l) });
+    expect(r.states).toBe(3);
+    expect(lines).toHaveLength(3);
+    for (const key of ['tokens_per_s', 'raw_tokens_per_s', 'ms_per_state', 'prefill_tokens_per_state'] as const) {
+      expect(r[key]).toBeGreaterThan(0);
+    }
+    // The first state runs its whole prompt; later ones only the action and the real state.
+    expect(lines[0]!.prefill_tokens).toBe(lines[0]!.prompt_tokens);
+    for (const l of lines.slice(1)) expect(l.prefill_tokens as number).toBeLessThan((l.prompt_tokens as number) / 2);
+    expect(model.predictor.maxNewTokens).toBe(384);
+  }, 120_000);
+});

@@ -1,0 +1,206 @@
+// `ndb bench`: the neural engine's speed on a fixed set of prompts from the example programs,
+// beside a bare onnxruntime-node greedy loop on the same session and prompts in the same run
+// (DESIGN §6: absolute times here are noisy, so always measure against a reference).
+//
+// Each state: the engine (NeuralSession → StatePredictor → CausalLM with its kept KV cache)
+// predicts, then the real state enters the history (Compare use), so the next prompt grows by the
+// action and one state. Right after it, the bare loop runs the same prompt from an empty cache and
+// decodes the same number of tokens greedily. Decode rates are compared like for like: one-token
+// runs per second of one-token runs.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as ort from 'onnxruntime-node';
+import { parseAction, type Action } from '../core/actions';
+import { Navigator } from '../core/navigator';
+import type { LoadedModel } from '../model/nodeModel';
+import { NeuralSession } from '../model/neuralSession';
+import { argmax } from '../model/causalLm';
+import { decoderShape } from '../model/modelConfig';
+import { loadNodeEngine, REPO_ROOT } from '../runtime/node';
+
+/** The actions run on every program, in this order. */
+export const BENCH_ACTIONS = ['step_into', 'step_into', 'step_over', 'step_over', 'step_into', 'step_over', 'step_return', 'inv_step_call'];
+
+export interface BenchOptions {
+  /** How many example programs (in file order); default 6. */
+  programs?: number;
+  actions?: readonly string[];
+  /** Cap on the tokens of one predicted state; default the predictor's. */
+  maxNewTokens?: number;
+  onState?: (line: Record<string, unknown>) => void;
+}
+
+export interface BenchResult {
+  model: string;
+  dtype: string;
+  programs: number;
+  states: number;
+  /** The engine's decode loop: one-token runs per second. */
+  tokens_per_s: number;
+  /** The bare session's greedy loop on the same prompts: one-token runs per second. */
+  raw_tokens_per_s: number;
+  /** tokens_per_s / raw_tokens_per_s (target ≥ 0.8). */
+  ratio: number;
+  ms_per_state: number;
+  /** Prompt tokens that were run per state (the cache held the rest). */
+  prefill_tokens_per_state: number;
+  /** The whole prompt per state, for comparison. */
+  prompt_tokens_per_state: number;
+  /** Tokens appended to the trajectory per state (the action and the real state), for comparison. */
+  appended_tokens_per_state: number;
+  new_tokens_per_state: number;
+  /** What the bare loop needs per state with no cache: a full prefill (ms). */
+  raw_prefill_ms_per_state: number;
+  engine_prefill_ms_per_state: number;
+  threads: number;
+}
+
+interface Program {
+  id: string;
+  source: string;
+  call: string;
+}
+
+function examplePrograms(): Program[] {
+  const dir = join(REPO_ROOT, 'examples');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.py'))
+    .sort()
+    .map((f) => {
+      const lines = readFileSync(join(dir, f), 'utf8').split('\n');
+      let call = '';
+      let body = 0;
+      for (; body < lines.length; body++) {
+        const m = /^#\s*(title|call):\s?(.*)$/.exec(lines[body]!);
+        if (!m) break;
+        if (m[1] === 'call') call = m[2]!.trim();
+      }
+      return { id: f.replace(/\.py$/, ''), source: lines.slice(body).join('\n'), call };
+    });
+}
+
+/** A bare greedy loop on the session: full prefill from an empty cache, then `steps` one-token runs. */
+async function rawGreedy(model: LoadedModel, prompt: number[], steps: number): Promise<{ prefillMs: number; decodeMs: number }> {
+  const { layers, kvHeads, headDim } = decoderShape(model.config);
+  const session = model.session;
+  const ids = (tokens: number[]) => new ort.Tensor('int64', BigInt64Array.from(tokens, BigInt), [1, tokens.length]);
+  let past: ort.Tensor[] = [];
+  for (let i = 0; i < 2 * layers; i++) past.push(new ort.Tensor('float32', new Float32Array(0), [1, kvHeads, 0, headDim]));
+  let length = 0;
+  const run = async (tokens: number[]): Promise<number> => {
+    const total = length + tokens.length;
+    const feeds: Record<string, ort.Tensor> = {
+      input_ids: ids(tokens),
+      attention_mask: new ort.Tensor('int64', new BigInt64Array(total).fill(1n), [1, total]),
+      position_ids: new ort.Tensor('int64', BigInt64Array.from(tokens, (_, i) => BigInt(length + i)), [1, tokens.length]),
+    };
+    for (let i = 0; i < layers; i++) {
+      feeds[`past_key_values.${i}.key`] = past[2 * i]!;
+      feeds[`past_key_values.${i}.value`] = past[2 * i + 1]!;
+    }
+    const out = await session.run(feeds);
+    past = [];
+    for (let i = 0; i < layers; i++) past.push(out[`present.${i}.key`]!, out[`present.${i}.value`]!);
+    length = total;
+    const logits = out.logits!;
+    const vocab = logits.dims[2]!;
+    return argmax((logits.data as Float32Array).subarray((tokens.length - 1) * vocab, tokens.length * vocab));
+  };
+  const t0 = performance.now();
+  let next = await run(prompt);
+  const prefillMs = performance.now() - t0;
+  const t1 = performance.now();
+  for (let s = 0; s < steps; s++) next = await run([next]);
+  return { prefillMs, decodeMs: performance.now() - t1 };
+}
+
+export async function runBench(model: LoadedModel, options: BenchOptions = {}): Promise<BenchResult> {
+  const engine = await loadNodeEngine();
+  const actions: Action[] = (options.actions ?? BENCH_ACTIONS).map(parseAction);
+  const programs = examplePrograms().slice(0, options.programs ?? 6);
+  const predictor = model.predictor;
+  const saved = predictor.maxNewTokens;
+  if (options.maxNewTokens !== undefined) (predictor as { maxNewTokens: number }).maxNewTokens = options.maxNewTokens;
+  let states = 0;
+  let engineDecodeMs = 0;
+  let engineDecodeSteps = 0;
+  let rawDecodeMs = 0;
+  let rawSteps = 0;
+  let ms = 0;
+  let prefill = 0;
+  let prompt = 0;
+  let appended = 0;
+  let newTokens = 0;
+  let rawPrefillMs = 0;
+  let enginePrefillMs = 0;
+  try {
+    for (const program of programs) {
+      const rec = engine.record(program.source, program.call, { maxEvents: 2000, timeLimit: 5 });
+      if (rec.events.length === 0) continue;
+      const nav = new Navigator(rec, []);
+      const session = new NeuralSession(predictor, rec, nav.position, []);
+      let lastPromptTokens = -1;
+      for (const action of actions) {
+        if (nav.position >= rec.events.length) break;
+        const text = session.promptFor(action);
+        const ids = predictor.tokenizer.encode(text);
+        const c = await session.predict(action);
+        const raw = await rawGreedy(model, ids, c.decodeSteps);
+        states++;
+        ms += c.ms;
+        engineDecodeMs += c.decodeMs;
+        engineDecodeSteps += c.decodeSteps;
+        rawDecodeMs += raw.decodeMs;
+        rawSteps += c.decodeSteps;
+        prefill += c.prefillTokens;
+        prompt += c.promptTokens;
+        newTokens += c.newTokens;
+        rawPrefillMs += raw.prefillMs;
+        enginePrefillMs += c.prefillMs;
+        // What the trajectory grew by since the last prompt (the previous answer excluded).
+        if (lastPromptTokens >= 0) appended += c.promptTokens - lastPromptTokens;
+        else appended += c.promptTokens;
+        options.onState?.({
+          program: program.id,
+          action: action.kind,
+          prompt_tokens: c.promptTokens,
+          prefill_tokens: c.prefillTokens,
+          new_tokens: c.newTokens,
+          ms: round(c.ms),
+          decode_tokens_per_s: round(c.decodeMs > 0 ? (1000 * c.decodeSteps) / c.decodeMs : 0),
+          raw_decode_tokens_per_s: round(raw.decodeMs > 0 ? (1000 * c.decodeSteps) / raw.decodeMs : 0),
+        });
+        lastPromptTokens = c.promptTokens;
+        session.acceptReal(action, nav.apply(action));
+      }
+    }
+  } finally {
+    (predictor as { maxNewTokens: number }).maxNewTokens = saved;
+  }
+  const tokensPerS = engineDecodeMs > 0 ? (1000 * engineDecodeSteps) / engineDecodeMs : 0;
+  const rawPerS = rawDecodeMs > 0 ? (1000 * rawSteps) / rawDecodeMs : 0;
+  const per = (x: number) => (states ? round(x / states) : 0);
+  return {
+    model: model.dir,
+    dtype: model.dtype,
+    programs: programs.length,
+    states,
+    tokens_per_s: round(tokensPerS),
+    raw_tokens_per_s: round(rawPerS),
+    ratio: rawPerS > 0 ? round(tokensPerS / rawPerS, 3) : 0,
+    ms_per_state: per(ms),
+    prefill_tokens_per_state: per(prefill),
+    prompt_tokens_per_state: per(prompt),
+    appended_tokens_per_state: per(appended),
+    new_tokens_per_state: per(newTokens),
+    raw_prefill_ms_per_state: per(rawPrefillMs),
+    engine_prefill_ms_per_state: per(enginePrefillMs),
+    threads: 2,
+  };
+}
+
+function round(x: number, digits = 1): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}

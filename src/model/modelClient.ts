@@ -1,0 +1,192 @@
+// The main thread's side of the model worker: typed messages in, promises out (like
+// src/runtime/client.ts for Pyodide).
+//
+// One worker runs one model on one backend; switching the backend replaces the worker. A session
+// is begun for each recording (`begin`, with an epoch); each debugger action is one `step`
+// (predict, then put the real state or the prediction into the history). Answers for an older
+// epoch, or from a replaced worker, are dropped.
+
+import type { Action } from '../core/actions';
+import type { ParseResult } from '../core/format';
+import type { Position, Recording } from '../core/trace';
+import type { ModelDtype } from './modelConfig';
+import type { Backend, LoadErrorKind, ModelInfo } from './browserModel';
+
+export type { Backend, ModelInfo, LoadErrorKind };
+
+/** What a step puts into the history after predicting. */
+export type Accept = { kind: 'real'; position: Position } | { kind: 'predicted' };
+
+/** A prediction as the worker sends it. */
+export interface PredictionResult {
+  action: Action;
+  text: string;
+  state: ParseResult;
+  newTokens: number;
+  prefillTokens: number;
+  promptTokens: number;
+  ms: number;
+  decodeMs: number;
+  decodeSteps: number;
+  stoppedBy: 'stop' | 'length' | 'callback';
+}
+
+export type ModelRequest =
+  | { type: 'load'; baseUrl: string; backend: Backend | 'auto'; model: string | null; dtype: ModelDtype | null; maxNewTokens: number | null }
+  | { type: 'begin'; id: number; epoch: number; recording: Recording; position: Position; breakpoints: number[] }
+  | { type: 'step'; id: number; epoch: number; action: Action; breakpoints: number[]; accept: Accept; predict: boolean }
+  | { type: 'sample'; id: number; epoch: number; position: Position; action: Action; k: number; temperature: number };
+
+export type ModelResponse =
+  | { type: 'progress'; loaded: number; total: number; file: string }
+  | { type: 'loaded'; info: ModelInfo }
+  | { type: 'load-error'; message: string; kind: LoadErrorKind }
+  | { type: 'begun'; id: number }
+  | { type: 'stepped'; id: number; prediction: PredictionResult | null }
+  | { type: 'sampled'; id: number; predictions: PredictionResult[] }
+  | { type: 'error'; id: number; message: string }
+  | { type: 'device-lost'; message: string };
+
+export class ModelError extends Error {
+  constructor(
+    message: string,
+    readonly kind: LoadErrorKind | 'run' | 'superseded' | 'device-lost',
+  ) {
+    super(message);
+  }
+}
+
+export interface ModelClientOptions {
+  onProgress?: (loaded: number, total: number, file: string) => void;
+  /** The GPU device was lost (or a WebGPU run failed): the owner should reload on WASM. */
+  onDeviceLost?: (message: string) => void;
+}
+
+export type ModelWorkerFactory = () => Worker;
+
+const defaultFactory: ModelWorkerFactory = () =>
+  new Worker(new URL('./model.worker.ts', import.meta.url), { type: 'module', name: 'model' });
+
+interface Pending {
+  resolve: (value: ModelResponse) => void;
+  reject: (err: ModelError) => void;
+}
+
+export class ModelClient {
+  private readonly worker: Worker;
+  private nextId = 1;
+  private epoch = 0;
+  private readonly pending = new Map<number, Pending>();
+  private loadPromise: Promise<ModelInfo> | null = null;
+  private resolveLoad!: (info: ModelInfo) => void;
+  private rejectLoad!: (err: ModelError) => void;
+  private disposed = false;
+
+  constructor(
+    private readonly options: ModelClientOptions = {},
+    factory: ModelWorkerFactory = defaultFactory,
+  ) {
+    this.worker = factory();
+    this.worker.onmessage = (ev: MessageEvent<ModelResponse>) => this.handle(ev.data);
+    this.worker.onerror = (ev: ErrorEvent) => {
+      ev.preventDefault();
+      const err = new ModelError(`the model worker failed: ${ev.message || 'unknown error'}`, 'backend');
+      this.rejectLoad?.(err);
+      this.failAll(err);
+    };
+  }
+
+  /** Loads the model (once per client); resolves with what the model panel shows. */
+  load(
+    baseUrl: string,
+    backend: Backend | 'auto',
+    model: string | null = null,
+    dtype: ModelDtype | null = null,
+    maxNewTokens: number | null = null,
+  ): Promise<ModelInfo> {
+    if (!this.loadPromise) {
+      this.loadPromise = new Promise<ModelInfo>((resolve, reject) => {
+        this.resolveLoad = resolve;
+        this.rejectLoad = reject;
+      });
+      this.loadPromise.catch(() => undefined);
+      this.post({ type: 'load', baseUrl, backend, model, dtype, maxNewTokens });
+    }
+    return this.loadPromise;
+  }
+
+  /** Starts the model's history at a real state of a recording; older answers are dropped. */
+  async begin(recording: Recording, position: Position, breakpoints: readonly number[]): Promise<void> {
+    const epoch = ++this.epoch;
+    await this.request({ type: 'begin', id: 0, epoch, recording, position, breakpoints: [...breakpoints] });
+  }
+
+  /** One debugger action: the prediction (null when `predict` is false), then `accept`. */
+  async step(action: Action, breakpoints: readonly number[], accept: Accept, predict = true): Promise<PredictionResult | null> {
+    const res = await this.request({ type: 'step', id: 0, epoch: this.epoch, action, breakpoints: [...breakpoints], accept, predict });
+    return res.type === 'stepped' ? res.prediction : null;
+  }
+
+  /** k sampled states after `action` from the real state at `position` (the history is untouched). */
+  async sample(position: Position, action: Action, k: number, temperature: number): Promise<PredictionResult[]> {
+    const res = await this.request({ type: 'sample', id: 0, epoch: this.epoch, position, action, k, temperature });
+    return res.type === 'sampled' ? res.predictions : [];
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.worker.terminate();
+    const err = new ModelError('the model was unloaded', 'superseded');
+    this.rejectLoad?.(err);
+    this.failAll(err);
+  }
+
+  private request(msg: ModelRequest & { id: number }): Promise<ModelResponse> {
+    if (this.disposed) return Promise.reject(new ModelError('the model was unloaded', 'superseded'));
+    const id = this.nextId++;
+    return new Promise<ModelResponse>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.post({ ...msg, id } as ModelRequest);
+    });
+  }
+
+  private handle(msg: ModelResponse): void {
+    switch (msg.type) {
+      case 'progress':
+        this.options.onProgress?.(msg.loaded, msg.total, msg.file);
+        return;
+      case 'loaded':
+        this.resolveLoad(msg.info);
+        return;
+      case 'load-error':
+        this.rejectLoad(new ModelError(msg.message, msg.kind));
+        return;
+      case 'device-lost':
+        this.options.onDeviceLost?.(msg.message);
+        return;
+      case 'error': {
+        const p = this.take(msg.id);
+        p?.reject(new ModelError(msg.message, msg.message.startsWith('superseded') ? 'superseded' : 'run'));
+        return;
+      }
+      default: {
+        this.take(msg.id)?.resolve(msg);
+      }
+    }
+  }
+
+  private take(id: number): Pending | undefined {
+    const p = this.pending.get(id);
+    this.pending.delete(id);
+    return p;
+  }
+
+  private failAll(err: ModelError): void {
+    for (const id of [...this.pending.keys()]) this.take(id)?.reject(err);
+  }
+
+  private post(msg: ModelRequest): void {
+    this.worker.postMessage(msg);
+  }
+}

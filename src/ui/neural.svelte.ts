@@ -1,0 +1,413 @@
+// The neural engine's side of the app: the model's loading, its predictions beside the real
+// states, the running scores, "Guess inputs" and the "Predict first" teaching mode. The session
+// store (session.svelte.ts) tells it what the debugger did; it never blocks the real engine.
+
+import type { Action, ActionKind } from '../core/actions';
+import { compareStates, type FieldName, type StateComparison } from '../core/compare';
+import type { ParseResult } from '../core/format';
+import { stateAt, type DebugState } from '../core/state';
+import type { Position, Recording } from '../core/trace';
+import type { ModelDtype } from '../model/modelConfig';
+import { ModelClient, ModelError, type Backend, type ModelInfo, type PredictionResult } from '../model/modelClient';
+
+export type Mode = 'compare' | 'neural' | 'real';
+
+export const MODES: readonly { value: Mode; label: string }[] = [
+  { value: 'compare', label: 'Compare' },
+  { value: 'neural', label: 'Neural only' },
+  { value: 'real', label: 'Real only' },
+];
+
+/** What the session store reports. */
+export type DebuggerEvent =
+  | { kind: 'recorded'; recording: Recording; position: Position; breakpoints: number[] }
+  | { kind: 'action'; recording: Recording; action: Action; position: Position; breakpoints: number[] }
+  | { kind: 'jump'; recording: Recording; position: Position; breakpoints: number[] }
+  | { kind: 'cleared' };
+
+export interface ShownPrediction {
+  action: Action;
+  /** The parsed prediction (or why it could not be parsed). */
+  state: ParseResult;
+  text: string;
+  /** The real state after the same action, and the field-by-field comparison. */
+  real: DebugState;
+  comparison: StateComparison;
+  ms: number;
+  newTokens: number;
+  prefillTokens: number;
+}
+
+export interface Score {
+  n: number;
+  exact: number;
+  fields: Partial<Record<FieldName, { n: number; ok: number }>>;
+}
+
+export interface LearnerGuess {
+  line: string | number | null;
+  value: string;
+}
+
+export interface Reveal {
+  action: Action;
+  learner: { line: number | null; value: string; lineOk: boolean; valueOk: boolean | null };
+  model: { line: number | null; lineOk: boolean; valueOk: boolean | null } | null;
+  truth: { line: number | null; value: string };
+}
+
+export interface Candidate {
+  call: string;
+  /** 'yes': Pyodide returns the observed value; 'no': another value; 'error': it could not run. */
+  verdict: 'pending' | 'yes' | 'no' | 'error' | 'unusable';
+  got?: string;
+}
+
+export type CheckCall = (call: string) => Promise<Recording>;
+
+/** The URL's query picks the backend, the model, the dtype and a cap on the tokens of a state
+ * (`?backend=wasm|webgpu&model=NAME&dtype=fp32&max-new-tokens=N`; `?model=none` turns the model
+ * off). Shareable, and the tests' hooks. */
+function queryOptions(): { backend: Backend | 'auto'; model: string | null; dtype: ModelDtype | null; off: boolean; maxNewTokens: number | null } {
+  const q = new URLSearchParams(globalThis.location?.search ?? '');
+  const b = q.get('backend');
+  const d = q.get('dtype');
+  const cap = Number(q.get('max-new-tokens'));
+  return {
+    maxNewTokens: Number.isInteger(cap) && cap > 0 ? cap : null,
+    backend: b === 'wasm' || b === 'webgpu' ? b : 'auto',
+    model: q.get('model'),
+    dtype: d === 'fp32' || d === 'int8' || d === 'q4' || d === 'q8' || d === 'fp16' ? d : null,
+    off: q.get('model') === 'none',
+  };
+}
+
+/** The real value a learner's "value" guess is checked against. */
+function valueMatches(real: DebugState, guess: string): boolean | null {
+  const g = guess.trim();
+  if (!g || real.event === 'entry' || real.event === 'exit') return null;
+  const named = /^([A-Za-z_]\w*)\s*=\s*(.+)$/.exec(g);
+  if (named) return real.locals[named[1]!] === named[2]!.trim();
+  if (real.value !== undefined && real.value === g) return true;
+  return Object.values(real.locals).includes(g);
+}
+
+function realValueText(real: DebugState): string {
+  if (real.event === 'entry') return '';
+  if (real.event === 'exit') return real.value ?? '';
+  if (real.value !== undefined) return real.value;
+  return Object.entries(real.locals)
+    .map(([k, v]) => `${k} = ${v}`)
+    .join(', ');
+}
+
+export class Neural {
+  status = $state<'loading' | 'ready' | 'failed' | 'off'>('loading');
+  progress = $state<{ loaded: number; total: number; file: string } | null>(null);
+  error = $state<string | null>(null);
+  info = $state.raw<ModelInfo | null>(null);
+  note = $state<string | null>(null);
+  mode = $state<Mode>('compare');
+  backend = $state<Backend>('wasm');
+  webgpuAvailable = $state(false);
+
+  prediction = $state.raw<ShownPrediction | null>(null);
+  predicting = $state(false);
+  /** Scores per action kind over this page's session. */
+  scores = $state<Record<string, Score>>({});
+  totalTokens = $state(0);
+  totalMs = $state(0);
+  states = $state(0);
+
+  predictFirst = $state(false);
+  guess = $state<LearnerGuess>({ line: '', value: '' });
+  reveal = $state.raw<Reveal | null>(null);
+  learnerScore = $state({ n: 0, line: 0, value: 0 });
+  modelScore = $state({ n: 0, line: 0, value: 0 });
+
+  candidates = $state<Candidate[]>([]);
+  guessing = $state(false);
+  guessNote = $state<string | null>(null);
+
+  private client: ModelClient | null = null;
+  private generation = 0;
+  private recording: Recording | null = null;
+  private position: Position = 0;
+  private breakpoints: number[] = [];
+  private options = queryOptions();
+  private checkCall: CheckCall | null = null;
+  /** Bumped whenever the model's history starts again (a recording, a jump, a mode): an answer
+   * for an older history is dropped. */
+  private history = 0;
+
+  readonly tokensPerS = $derived(this.totalMs > 0 ? (1000 * this.totalTokens) / this.totalMs : 0);
+  readonly msPerState = $derived(this.states > 0 ? this.totalMs / this.states : 0);
+  readonly active = $derived(this.status === 'ready' && this.mode !== 'real');
+
+  /** The line of the predicted state (the editor's ghost marker). */
+  readonly ghostLine = $derived.by<number | null>(() => {
+    const p = this.prediction;
+    if (!p || !this.active || 'unparseable' in p.state || p.state.event === 'exit' || p.state.event === 'entry') return null;
+    return p.state.line > 0 ? p.state.line : null;
+  });
+
+  /** Starts loading the model; the real engine does not wait for it. */
+  async start(checkCall: CheckCall): Promise<void> {
+    this.checkCall = checkCall;
+    if (this.options.off) {
+      this.status = 'off';
+      this.error = 'The model is turned off (?model=none): real-only mode.';
+      this.mode = 'real';
+      return;
+    }
+    const gpu = (navigator as Navigator & { gpu?: { requestAdapter(): Promise<unknown> } }).gpu;
+    try {
+      this.webgpuAvailable = Boolean(gpu && (await gpu.requestAdapter()));
+    } catch {
+      this.webgpuAvailable = false;
+    }
+    const wanted = this.options.backend === 'auto' ? (this.webgpuAvailable ? 'webgpu' : 'wasm') : this.options.backend;
+    await this.load(wanted);
+  }
+
+  /** The "Backend" select: a fresh worker on the other backend. */
+  async setBackend(backend: Backend): Promise<void> {
+    if (backend === this.backend && this.status !== 'failed') return;
+    await this.load(backend);
+  }
+
+  setMode(mode: Mode): void {
+    if (mode === this.mode) return;
+    this.mode = mode;
+    this.prediction = null;
+    this.history++;
+    this.predicting = false;
+    // Compare and Neural only start again from the real state the debugger stands at.
+    if (mode !== 'real' && this.recording) void this.begin();
+  }
+
+  setPredictFirst(on: boolean): void {
+    this.predictFirst = on;
+    this.reveal = null;
+  }
+
+  private async load(backend: Backend): Promise<void> {
+    const gen = ++this.generation;
+    this.client?.dispose();
+    this.backend = backend;
+    this.status = 'loading';
+    this.error = null;
+    this.note = null;
+    this.info = null;
+    this.progress = null;
+    this.prediction = null;
+    const client = new ModelClient({
+      onProgress: (loaded, total, file) => {
+        if (gen === this.generation) this.progress = { loaded, total, file };
+      },
+      onDeviceLost: (message) => {
+        if (gen !== this.generation) return;
+        this.note = `The GPU device was lost (${message}): switched to WASM.`;
+        void this.load('wasm').then(() => {
+          if (gen + 1 === this.generation) this.note = `The GPU device was lost (${message}): switched to WASM.`;
+        });
+      },
+    });
+    this.client = client;
+    try {
+      const info = await client.load(new URL(import.meta.env.BASE_URL, location.href).href, backend, this.options.model, this.options.dtype, this.options.maxNewTokens);
+      if (gen !== this.generation) return;
+      this.info = info;
+      this.backend = info.backend;
+      this.note = info.note ?? null;
+      this.status = 'ready';
+      this.progress = null;
+      if (this.recording) await this.begin();
+    } catch (err) {
+      if (gen !== this.generation) return;
+      this.status = 'failed';
+      this.progress = null;
+      const message = err instanceof Error ? err.message : String(err);
+      this.error = `The model could not be loaded: ${message}. The real engine works as before (real-only mode).`;
+    }
+  }
+
+  /** The session store's report of what the debugger did. */
+  onDebugger(ev: DebuggerEvent): void {
+    if (ev.kind === 'cleared') {
+      this.history++;
+      this.predicting = false;
+      this.recording = null;
+      this.prediction = null;
+      return;
+    }
+    const fresh = ev.recording !== this.recording;
+    this.recording = ev.recording;
+    this.breakpoints = ev.breakpoints;
+    const from = this.position;
+    this.position = ev.position;
+    if (ev.kind === 'action' && !fresh) {
+      this.step(ev.action, from, ev.position);
+      return;
+    }
+    this.prediction = null;
+    this.candidates = [];
+    this.guessNote = null;
+    void this.begin();
+  }
+
+  private async begin(): Promise<void> {
+    this.history++;
+    this.predicting = false;
+    const client = this.client;
+    const rec = this.recording;
+    if (!client || this.status !== 'ready' || !rec || this.mode === 'real') return;
+    if (rec.events.length === 0) return;
+    try {
+      await client.begin(rec, Math.min(Math.max(this.position, 0), rec.events.length - 1), this.breakpoints);
+    } catch {
+      // a newer recording took over
+    }
+  }
+
+  private step(action: Action, _from: Position, to: Position): void {
+    const client = this.client;
+    const rec = this.recording!;
+    const guess = this.predictFirst ? { ...this.guess } : null;
+    if (this.predictFirst) this.guess = { line: '', value: '' };
+    this.candidates = [];
+    this.guessNote = null;
+    if (!client || this.status !== 'ready' || this.mode === 'real') {
+      if (guess) this.revealWith(action, guess, stateAt(rec, to), null);
+      return;
+    }
+    const real = stateAt(rec, to);
+    const accept = this.mode === 'neural' ? ({ kind: 'predicted' } as const) : ({ kind: 'real', position: to } as const);
+    const gen = this.generation;
+    const history = this.history;
+    this.predicting = true;
+    const mine = ++this.stepSeq;
+    client
+      .step(action, this.breakpoints, accept)
+      .then((p) => {
+        if (gen !== this.generation || history !== this.history || !p) return;
+        this.show(p, real);
+        if (guess) this.revealWith(action, guess, real, this.prediction);
+      })
+      .catch((err: unknown) => {
+        if (err instanceof ModelError && err.kind === 'superseded') return;
+        if (gen === this.generation && history === this.history) this.note = `The prediction failed: ${err instanceof Error ? err.message : String(err)}`;
+      })
+      .finally(() => {
+        if (mine === this.stepSeq) this.predicting = false;
+      });
+  }
+
+  private stepSeq = 0;
+
+  private show(p: PredictionResult, real: DebugState): void {
+    const comparison = compareStates(real, p.state);
+    this.prediction = { action: p.action, state: p.state, text: p.text, real, comparison, ms: p.ms, newTokens: p.newTokens, prefillTokens: p.prefillTokens };
+    const kind: ActionKind = p.action.kind;
+    const score = this.scores[kind] ?? { n: 0, exact: 0, fields: {} };
+    score.n++;
+    if (comparison.match) score.exact++;
+    for (const [field, ok] of Object.entries(comparison.fields) as [FieldName, boolean][]) {
+      const f = score.fields[field] ?? { n: 0, ok: 0 };
+      f.n++;
+      if (ok) f.ok++;
+      score.fields[field] = f;
+    }
+    this.scores[kind] = score;
+    this.totalTokens += p.newTokens;
+    this.totalMs += p.ms;
+    this.states++;
+  }
+
+  private revealWith(action: Action, guess: LearnerGuess, real: DebugState, model: ShownPrediction | null): void {
+    const truthLine = real.event === 'entry' || real.event === 'exit' ? null : real.line;
+    // bind:value on a number input gives a number (or null when empty).
+    const lineText = String(guess.line ?? '').trim();
+    const lineGuess = lineText === '' ? null : Number(lineText);
+    const learner = {
+      line: Number.isFinite(lineGuess) ? lineGuess : null,
+      value: String(guess.value ?? '').trim(),
+      lineOk: lineGuess !== null && lineGuess === truthLine,
+      valueOk: valueMatches(real, String(guess.value ?? '')),
+    };
+    let m: Reveal['model'] = null;
+    if (model) {
+      const s = model.state;
+      const line = 'unparseable' in s || s.event === 'exit' || s.event === 'entry' ? null : s.line;
+      const f = model.comparison.fields;
+      const valueOk = f.locals === undefined && f.value === undefined ? null : (f.locals ?? true) && (f.value ?? true);
+      m = { line, lineOk: line !== null && line === truthLine, valueOk };
+    }
+    this.reveal = { action, learner, model: m, truth: { line: truthLine, value: realValueText(real) } };
+    this.learnerScore = {
+      n: this.learnerScore.n + 1,
+      line: this.learnerScore.line + (learner.lineOk ? 1 : 0),
+      value: this.learnerScore.value + (learner.valueOk ? 1 : 0),
+    };
+    if (m) {
+      this.modelScore = {
+        n: this.modelScore.n + 1,
+        line: this.modelScore.line + (m.lineOk ? 1 : 0),
+        value: this.modelScore.value + (m.valueOk ? 1 : 0),
+      };
+    }
+  }
+
+  /** At a return: sample k calls with the model, run each in Pyodide, mark those that return the
+   * observed value. */
+  async guessInputs(k = 4, temperature = 0.8): Promise<void> {
+    const client = this.client;
+    const rec = this.recording;
+    if (!client || this.status !== 'ready' || !rec || !this.checkCall) return;
+    const here = rec.events[this.position];
+    if (!here || here.event !== 'return' || here.raising) {
+      this.guessNote = 'Guess inputs works at a return: step to one first.';
+      return;
+    }
+    const observed = here.value ?? 'None';
+    this.guessing = true;
+    this.guessNote = null;
+    this.candidates = [];
+    try {
+      const samples = await client.sample(this.position, { kind: 'inv_step_call' }, k, temperature);
+      const list: Candidate[] = samples.map((p) => {
+        const s = p.state;
+        if ('unparseable' in s || s.event !== 'call' || !s.locals) return { call: p.text.slice(0, 80) || '(nothing)', verdict: 'unusable' };
+        return { call: `${here.function}(${Object.values(s.locals).join(', ')})`, verdict: 'pending' };
+      });
+      this.candidates = list;
+      for (const [i, c] of list.entries()) {
+        if (c.verdict !== 'pending') continue;
+        let verdict: Candidate['verdict'];
+        let got: string | undefined;
+        try {
+          const check = await this.checkCall(c.call);
+          if (check.exit.status === 'normal') {
+            got = check.exit.value ?? 'None';
+            verdict = got === observed ? 'yes' : 'no';
+          } else {
+            verdict = 'error';
+            got = check.exit.message ?? check.exit.status;
+          }
+        } catch (err) {
+          verdict = 'error';
+          got = err instanceof Error ? err.message : String(err);
+        }
+        this.candidates[i] = { ...c, verdict, got };
+      }
+      const yes = this.candidates.filter((c) => c.verdict === 'yes').length;
+      this.guessNote = `${yes} of ${list.length} candidate calls return ${observed}.`;
+    } catch (err) {
+      this.guessNote = `Guessing failed: ${err instanceof Error ? err.message : String(err)}`;
+    } finally {
+      this.guessing = false;
+    }
+  }
+}
+
+export const neural = new Neural();
