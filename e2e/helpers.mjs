@@ -29,7 +29,7 @@ function freePort() {
 async function waitForHttp(url, child, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`vite preview exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
     try {
       const res = await fetch(url);
       if (res.ok) return;
@@ -38,7 +38,7 @@ async function waitForHttp(url, child, timeoutMs) {
     }
     await new Promise((r) => setTimeout(r, 150));
   }
-  throw new Error(`vite preview did not answer at ${url}`);
+  throw new Error(`the server did not answer at ${url}`);
 }
 
 /** Starts `vite preview` on dist/; returns its URL and a stop function. */
@@ -46,16 +46,25 @@ export async function startPreview() {
   if (!existsSync(join(ROOT, 'dist', 'index.html'))) {
     throw new Error('dist/ is missing: run `npm run build` before the e2e tests');
   }
+  return startServer([join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'preview'], '/');
+}
+
+/** Starts a static server without COOP/COEP headers (e2e/staticServer.mjs), like GitHub Pages,
+ * serving `dir` under `base` (e.g. '/ndb/'). */
+export async function startStatic(dir, base) {
+  return startServer([join(ROOT, 'e2e', 'staticServer.mjs'), dir, base], base);
+}
+
+async function startServer(args, path) {
   const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, [...args, '--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let log = '';
   child.stdout.on('data', (d) => (log += d));
   child.stderr.on('data', (d) => (log += d));
-  const url = `http://127.0.0.1:${port}/`;
+  const url = `http://127.0.0.1:${port}${path}`;
   try {
     await waitForHttp(url, child, 30_000);
   } catch (err) {
@@ -74,10 +83,12 @@ export async function startPreview() {
   };
 }
 
-/** Debian's Chromium with a throwaway profile (`extraArgs`: e.g. --enable-unsafe-webgpu). */
-export async function launchBrowser(origin, extraArgs = []) {
+/** Debian's Chromium with a throwaway profile (`extraArgs`: e.g. --enable-unsafe-webgpu;
+ * `options`: more launchPersistentContext options, e.g. {serviceWorkers: 'block'}). */
+export async function launchBrowser(origin, extraArgs = [], options = {}) {
   const profile = mkdtempSync(join(tmpdir(), 'ndb-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
+    ...options,
     executablePath: '/usr/bin/chromium',
     headless: true,
     viewport: { width: 1280, height: 800 },

@@ -12,8 +12,11 @@ import { StatePredictor } from './predictor';
 
 export type Backend = 'webgpu' | 'wasm';
 
-/** Bump when the cached layout changes: older caches are deleted on load. */
-export const MODEL_CACHE = 'ndb-models-v1';
+/** The versioned cache of the models: named at build time after the default model and a hash of its
+ * files (vite.config.ts), so a new or retrained model gets a fresh cache; older `ndb-models-*`
+ * caches are deleted on load (and by the service worker when a new version takes over). The
+ * service worker fills the same cache for offline use, so the model is stored once. */
+export const MODEL_CACHE = typeof __NDB_MODEL_CACHE__ === 'string' ? __NDB_MODEL_CACHE__ : 'ndb-models-v1';
 
 /** The dtype verified correct on each backend (DESIGN §5: test every dtype against fp32). */
 export const BACKEND_DTYPE: Record<Backend, ModelDtype> = { wasm: 'int8', webgpu: 'q4' };

@@ -222,6 +222,7 @@ export class Neural {
       this.note = info.note ?? null;
       this.status = 'ready';
       this.progress = null;
+      if (performance.getEntriesByName('ndb:model-ready').length === 0) performance.mark('ndb:model-ready');
       if (this.recording) await this.begin();
     } catch (err) {
       if (gen !== this.generation) return;
@@ -307,6 +308,7 @@ export class Neural {
 
   private show(p: PredictionResult, real: DebugState): void {
     const comparison = compareStates(real, p.state);
+    if (performance.getEntriesByName('ndb:first-prediction').length === 0) performance.mark('ndb:first-prediction');
     this.prediction = { action: p.action, state: p.state, text: p.text, real, comparison, ms: p.ms, newTokens: p.newTokens, prefillTokens: p.prefillTokens };
     const kind: ActionKind = p.action.kind;
     const score = this.scores[kind] ?? { n: 0, exact: 0, fields: {} };

@@ -98,9 +98,15 @@ export class Session {
   });
 
   readonly statusNote = $derived.by<string | null>(() => {
-    if (this.engine !== 'ready' || this.busy || this.sharedPending || !this.recording) return null;
+    // Without cross-origin isolation (a host without COOP/COEP and no service worker to add them)
+    // there is no SharedArrayBuffer: no interrupt buffer, one thread for the model.
+    const isolation =
+      this.engineInfo && !this.engineInfo.interruptible
+        ? 'This page is not cross-origin isolated: a long computation is stopped by restarting Python, and the model runs on one thread.'
+        : null;
+    if (this.engine !== 'ready' || this.busy || this.sharedPending || !this.recording) return isolation;
     if (this.dirty) return 'The code or the call changed: the next action runs the program again.';
-    return this.position < this.recording.events.length ? abnormalEnd(this.recording) : null;
+    return (this.position < this.recording.events.length ? abnormalEnd(this.recording) : null) ?? isolation;
   });
 
   readonly statusKind = $derived.by<'info' | 'error' | 'done'>(() => {
@@ -129,6 +135,8 @@ export class Session {
   }
 
   private onEngineReady(info: EngineInfo): void {
+    // For `npm run bench:web`: the time from navigation to the first usable real engine.
+    if (performance.getEntriesByName('ndb:engine-ready').length === 0) performance.mark('ndb:engine-ready');
     this.engineInfo = info;
     this.engine = 'ready';
   }
