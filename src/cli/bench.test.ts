@@ -1,17 +1,13 @@
-// `ndb bench` on the development model, kept small: one program, three actions, short states.
+// `ndb bench` on the shipped model, kept small: one program, three actions, short states.
 
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadNodeModel } from '../model/nodeModel';
-import { REPO_ROOT } from '../runtime/node';
 import { runBench } from './bench';
+import { defaultModelDir } from './neural';
 
-const DEV = join(REPO_ROOT, 'public/models/ndb-dev');
-
-describe.skipIf(!existsSync(join(DEV, 'onnx/model.onnx')))('ndb bench', () => {
+describe('ndb bench', () => {
   it('measures the engine beside a bare session and prefills only what is new', async () => {
-    const model = await loadNodeModel(DEV, 'fp32');
+    const model = await loadNodeModel(defaultModelDir(), 'fp32');
     const lines: Record<string, unknown>[] = [];
     const r = await runBench(model, { programs: 1, actions: ['step_into', 'step_over', 'step_over'], maxNewTokens: 24, onState: (l) => lines.push(l) });
     expect(r.states).toBe(3);
