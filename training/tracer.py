@@ -6,6 +6,9 @@ The app loads this file into Pyodide (browser worker and Node CLI); the training
 Ground truth and training data therefore come from the same code.
 
 ``record(source, call)`` returns a JSON-ready dict; see ``docs/trace.md`` for its fields.
+What-if debugging re-runs the program with ``edits`` (assignments made in the live frame at a given
+event), ``conditions`` (breakpoint conditions, evaluated in the frame at each line event of their
+line) and ``watch`` (expressions evaluated in the frame at every event).
 """
 
 from __future__ import annotations
@@ -34,6 +37,10 @@ class StopProgram(BaseException):
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+class EditFailed(Exception):
+    pass
 
 
 class InputNotAvailable(RuntimeError):
@@ -131,7 +138,18 @@ class _Reprer:
 
 
 class Recorder:
-    def __init__(self, max_events: int, max_repr: int, time_limit: float | None) -> None:
+    def __init__(
+        self,
+        max_events: int,
+        max_repr: int,
+        time_limit: float | None,
+        edits: dict[int, list[tuple[str, str, types.CodeType]]] | None = None,
+        conditions: dict[int, types.CodeType] | None = None,
+        watch: list[types.CodeType] | None = None,
+    ) -> None:
+        self.edits = edits or {}
+        self.conditions = conditions or {}
+        self.watch = watch or []
         self.max_events = max_events
         self.time_limit = time_limit
         self.repr = _Reprer(max_repr)
@@ -235,6 +253,9 @@ class Recorder:
         }
         if event == "line":
             self.unwinding.discard(fid)
+            condition = self.conditions.get(frame.f_lineno)
+            if condition is not None:
+                self._evaluate_condition(frame, condition, record)
         elif event == "exception":
             exc_type, exc, tb = arg
             record["value"] = self.repr(exc)
@@ -249,7 +270,39 @@ class Recorder:
                 self.unwinding.discard(fid)
             else:
                 record["value"] = self.repr(arg)
+        edits = self.edits.get(len(self.events))
+        if edits:
+            record["edits"] = [self._apply_edit(frame, *edit) for edit in edits]
+            record["locals"] = self._safe_locals(frame)
+        if self.watch:
+            record["watch"] = [self._evaluate(frame, expr) for expr in self.watch]
         self.events.append(record)
+
+    def _apply_edit(self, frame: types.FrameType, name: str, text: str, expr: types.CodeType) -> dict[str, str]:
+        # Called from the trace function, so nothing the expression calls is traced (as in pdb's
+        # `!name = expr`). CPython 3.13+ writes f_locals through to the frame (PEP 667).
+        if name not in frame.f_locals:
+            raise StopProgram("edit_error", f"'{name}' is not a local of {frame.f_code.co_name}() here")
+        try:
+            value = eval(expr, frame.f_globals, frame.f_locals)
+        except Exception as exc:
+            raise StopProgram("edit_error", f"{name} = {text} raised {_describe(exc)}") from None
+        frame.f_locals[name] = value
+        return {"name": name, "expr": text, "value": self.repr(value)}
+
+    def _evaluate(self, frame: types.FrameType, expr: types.CodeType) -> dict[str, str]:
+        try:
+            return {"value": self.repr(eval(expr, frame.f_globals, frame.f_locals))}
+        except Exception as exc:
+            return {"error": _describe(exc)}
+
+    def _evaluate_condition(self, frame: types.FrameType, condition: types.CodeType, record: dict[str, Any]) -> None:
+        # bdb stops when a condition raises; so does the navigator, which reads `hit`.
+        try:
+            record["hit"] = bool(eval(condition, frame.f_globals, frame.f_locals))
+        except Exception as exc:
+            record["hit"] = True
+            record["hit_error"] = _describe(exc)
 
     def events_last_exception(self, fid: int) -> str:
         for ev in reversed(self.events):
@@ -273,6 +326,30 @@ def _run_call(code: types.CodeType, namespace: dict[str, Any]) -> Any:
     return eval(code, namespace)
 
 
+def _compile_expression(text: str, what: str) -> types.CodeType:
+    try:
+        return compile(text.strip(), f"<{what}>", "eval")
+    except SyntaxError as exc:
+        raise EditFailed(f"The {what} `{text}` is not a Python expression: {exc.msg}") from None
+
+
+def _compile_what_if(
+    edits: list[dict[str, Any]] | None,
+    conditions: dict[str, str] | None,
+    watch: list[str] | None,
+) -> tuple[dict[int, list[tuple[str, str, types.CodeType]]], dict[int, types.CodeType], list[types.CodeType]]:
+    by_event: dict[int, list[tuple[str, str, types.CodeType]]] = {}
+    for edit in edits or []:
+        name = str(edit["name"])
+        if not name.isidentifier():
+            raise EditFailed(f"'{name}' is not a variable name")
+        text = str(edit["expr"])
+        by_event.setdefault(int(edit["at"]), []).append((name, text, _compile_expression(text, "expression")))
+    compiled_conditions = {int(line): _compile_expression(text, "condition") for line, text in (conditions or {}).items()}
+    compiled_watch = [_compile_expression(text, "watch expression") for text in (watch or [])]
+    return by_event, compiled_conditions, compiled_watch
+
+
 def record(
     source: str,
     call: str | None = None,
@@ -280,9 +357,15 @@ def record(
     max_events: int = DEFAULT_MAX_EVENTS,
     max_repr: int = DEFAULT_MAX_REPR,
     time_limit: float | None = 10.0,
+    edits: list[dict[str, Any]] | None = None,
+    conditions: dict[str, str] | None = None,
+    watch: list[str] | None = None,
 ) -> dict[str, Any]:
     """Run ``source`` (and then ``call``, an expression such as ``f([3, 1, 2])``, if given) under the
-    tracer. Never raises for problems of the user's program: they end up in ``exit``."""
+    tracer. Never raises for problems of the user's program: they end up in ``exit``.
+
+    ``edits``: ``[{"at": i, "name": n, "expr": e}]`` assigns ``n = e`` in the frame of the i-th
+    recorded event before recording it; ``conditions``: ``{line: expr}``; ``watch``: ``[expr]``."""
     result: dict[str, Any] = {
         "source": source,
         "call": call or "",
@@ -309,8 +392,14 @@ def record(
             result["exit"] = {"status": "call_error", "message": f"The call is not an expression: {exc.msg}"}
             return result
 
+    try:
+        what_if = _compile_what_if(edits, conditions, watch)
+    except EditFailed as exc:
+        result["exit"] = {"status": "edit_error", "message": str(exc)}
+        return result
+
     namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
-    recorder = Recorder(max_events, max_repr, time_limit)
+    recorder = Recorder(max_events, max_repr, time_limit, *what_if)
     saved_stdout, saved_input = sys.stdout, builtins.input
     sys.stdout = recorder.stdout
     builtins.input = _no_input

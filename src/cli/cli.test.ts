@@ -83,6 +83,35 @@ describe('ndb debug', () => {
   });
 });
 
+describe('ndb debug with what-if edits (set:NAME=EXPR)', () => {
+  it('edits a local at the stop and goes on from the edited program state', async () => {
+    const { code, lines } = await run('debug', program, '--call', 'f([1, 2, 3])', '--actions', 'breakpoint:4,set:s=100,step_over,step_return', '--json');
+    expect(code).toBe(0);
+    const { states } = JSON.parse(lines[0]!) as { states: Array<Record<string, unknown>> };
+    expect(states[1]).toMatchObject({ event: 'line', line: 4, locals: { xs: '[1, 2, 3]', s: '0', x: '1' } });
+    expect(states[2]).toMatchObject({ event: 'line', line: 4, locals: { xs: '[1, 2, 3]', s: '100', x: '1' }, edits: [{ name: 's', expr: '100', value: '100' }] });
+    expect(states[3]).toMatchObject({ line: 3, locals: { s: '101' } });
+    expect(states[4]).toMatchObject({ event: 'return', value: '106' });
+  });
+
+  it('takes set: items in --batch requests, and a bad one fails only its request', async () => {
+    const requests = join(dir, 'whatif.jsonl');
+    writeFileSync(
+      requests,
+      [
+        { id: 1, file: program, call: 'f([1, 2])', actions: ['breakpoint:4', 'set:xs=[10, 20, 30]', 'step_return'] },
+        { id: 2, file: program, call: 'f([1, 2])', actions: ['breakpoint:4', 'set:y=1'] },
+      ].map((r) => JSON.stringify(r)).join('\n'),
+    );
+    const { code, lines } = await run('debug', '--batch', requests, '--json');
+    expect(code).toBe(1);
+    const out = lines.map((l) => JSON.parse(l) as { states?: Array<Record<string, unknown>>; error?: string });
+    // The loop's iterator was made from the old list: only the edited local changes.
+    expect(out[0]!.states![3]).toMatchObject({ event: 'return', value: '3', locals: { xs: '[10, 20, 30]' } });
+    expect(out[1]!.error).toMatch(/'y' is not a local of f\(\)/);
+  });
+});
+
 describe('ndb errors', () => {
   it('rejects bad usage and bad programs on stderr with a non-zero status', async () => {
     expect((await run('debug', program, '--actions', 'jump')).code).toBe(2);

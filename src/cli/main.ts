@@ -1,12 +1,12 @@
 // The `ndb` command line: the same core as the app, the real engine on Pyodide under Node.
 
 import { readFileSync } from 'node:fs';
-import { ActionSyntaxError, parseAction, parseActionList, type Action } from '../core/actions';
+import { ActionSyntaxError, formatStep, parseStep, parseStepList, type Step } from '../core/actions';
 import type { DebugState } from '../core/state';
 import { toTraceLines } from '../core/traceJsonl';
 import { loadNodeEngine } from '../runtime/node';
 import { checkKnown, parseArgs, parseLineList, stringOption, UsageError, type ParsedArgs } from './args';
-import { debugStates, ProgramError, recordOrThrow } from './session';
+import { debugStates, ProgramError, recordOrThrow, rerunWith } from './session';
 
 const USAGE = `ndb — a neural debugger for Python
 
@@ -26,7 +26,9 @@ Engines: real (Pyodide), neural (the model goes on from its own predictions),
          both (one-step predictions beside the real state: {real, neural, match}).
 
 Actions: step_into, step_over, step_return, continue, breakpoint:LINE,
-         inv_step_into, inv_step_over, inv_step_call
+         inv_step_into, inv_step_over, inv_step_call,
+         set:NAME=EXPR (what-if: assign a local at the current stop; the program is run
+         again with the assignment made in the live frame, and goes on from there)
 `;
 
 type Out = (line: string) => void;
@@ -170,20 +172,21 @@ async function debugCommand(args: ParsedArgs, out: Out): Promise<number> {
     return batchCommand(batch, maxEvents, engineName, args, out);
   }
   const source = readProgram(fileArgument(args));
-  const actions = parseActionList(stringOption(args, 'actions') ?? '');
+  const actions = parseStepList(stringOption(args, 'actions') ?? '');
   const breakpoints = parseLineList(stringOption(args, 'breakpoints'), '--breakpoints');
   const engine = await loadNodeEngine();
   const rec = recordOrThrow(engine, source, stringOption(args, 'call') ?? '', maxEvents);
+  const rerun = rerunWith(engine, rec, maxEvents);
   if (engineName !== 'real') {
     const neural = await import('./neural');
     const model = await neural.modelFromArgs(args);
-    const states = await neural.neuralDebugStates(model, rec, actions, breakpoints, engineName);
+    const states = await neural.neuralDebugStates(model, rec, actions, breakpoints, engineName, rerun);
     out(args.options.has('json') ? JSON.stringify({ states }) : states.map((s) => JSON.stringify(s)).join('\n'));
     return 0;
   }
-  const states = debugStates(rec, actions, breakpoints);
+  const states = await debugStates(rec, actions, breakpoints, rerun);
   if (args.options.has('json')) out(JSON.stringify({ states }));
-  else states.forEach((s, i) => out(`${i === 0 ? 'start' : actionsText(actions[i - 1]!)}: ${stateText(s)}`));
+  else states.forEach((s, i) => out(`${i === 0 ? 'start' : formatStep(actions[i - 1]!)}: ${stateText(s)}`));
   warnIfCut(rec.exit.status, rec.exit.message);
   return 0;
 }
@@ -201,12 +204,13 @@ async function batchCommand(path: string, maxEvents: number | undefined, engineN
       const req = JSON.parse(line) as BatchRequest;
       id = req.id ?? null;
       if (typeof req.file !== 'string') throw new ProgramError('a request needs "file"');
-      const actions = (req.actions ?? []).map((a) => parseAction(String(a)));
+      const actions: Step[] = (req.actions ?? []).map((a) => parseStep(String(a)));
       const breakpoints = (req.breakpoints ?? []).map(Number);
       const rec = recordOrThrow(engine, readProgram(req.file), req.call ?? '', maxEvents);
+      const rerun = rerunWith(engine, rec, maxEvents);
       const states = neural && model && engineName !== 'real'
-        ? await neural.neuralDebugStates(model, rec, actions, breakpoints, engineName)
-        : debugStates(rec, actions, breakpoints);
+        ? await neural.neuralDebugStates(model, rec, actions, breakpoints, engineName, rerun)
+        : await debugStates(rec, actions, breakpoints, rerun);
       out(JSON.stringify({ id, states }));
     } catch (err) {
       failures++;
@@ -224,14 +228,11 @@ function localsText(locals: Record<string, string>): string {
     .join(', ');
 }
 
-function actionsText(a: Action): string {
-  return a.kind === 'breakpoint' ? `breakpoint:${a.line}` : a.kind;
-}
-
 function stateText(s: DebugState): string {
   if (s.event === 'entry') return 'entry';
   if (s.event === 'exit') return `exit (${s.status}${s.message ? `: ${s.message}` : ''})`;
-  return `${s.event} ${s.function}:${s.line} ${localsText(s.locals)}${s.value !== undefined ? ` -> ${s.value}` : ''}`;
+  const edits = s.edits?.length ? `  [edited: ${s.edits.map((e) => `${e.name} = ${e.expr}`).join('; ')}]` : '';
+  return `${s.event} ${s.function}:${s.line} ${localsText(s.locals)}${s.value !== undefined ? ` -> ${s.value}` : ''}${edits}`;
 }
 
 async function benchCommand(args: ParsedArgs, out: Out): Promise<number> {

@@ -2,7 +2,9 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAction, type Action } from '../core/actions';
+import { parseAction, type Action, type Step } from '../core/actions';
+import { DebugSession } from '../core/debugSession';
+import type { Edit } from '../core/whatIf';
 import { compareStates, type StateComparison } from '../core/compare';
 import { EvalStats } from '../core/evalStats';
 import type { ParseResult } from '../core/format';
@@ -16,6 +18,7 @@ import { loadNodeEngine, readRepoFile, REPO_ROOT } from '../runtime/node';
 import { installModule, type RealEngine } from '../runtime/realEngine';
 import { stringOption, UsageError, type ParsedArgs } from './args';
 import { Progress } from './progress';
+import { applyEdit } from './session';
 
 const DTYPES: readonly ModelDtype[] = ['fp32', 'int8', 'q8', 'q4', 'fp16'];
 
@@ -49,25 +52,34 @@ export function predictedState(p: ParseResult): Record<string, unknown> {
 export async function neuralDebugStates(
   model: LoadedModel,
   rec: Recording,
-  actions: readonly Action[],
+  steps: readonly Step[],
   breakpoints: readonly number[],
   mode: 'neural' | 'both',
+  rerun: (edits: readonly Edit[]) => Recording,
 ): Promise<unknown[]> {
-  const nav = new Navigator(rec, breakpoints);
-  const session = new NeuralSession(model.predictor, rec, nav.position, breakpoints);
-  const first = stateAt(rec, nav.position);
+  const real = new DebugSession(rec, breakpoints);
+  const session = new NeuralSession(model.predictor, rec, real.position, breakpoints);
+  const first = real.state;
   const states: unknown[] = [mode === 'both' ? { real: first, neural: first, match: true } : first];
-  for (const action of actions) {
-    const prediction = await session.predict(action);
+  for (const [i, step] of steps.entries()) {
+    if (step.kind === 'set') {
+      // Both engines go on from the edited real stop; the edit itself is given, not predicted.
+      await applyEdit(real, step, i, rerun);
+      session.acceptEdit(real.recording, real.position);
+      states.push(mode === 'both' ? { real: real.state, neural: real.state, match: true, edit: true } : real.state);
+      continue;
+    }
+    const prediction = await session.predict(step);
     if (mode === 'neural') {
       session.acceptPredicted(prediction);
+      real.apply(step);
       states.push(predictedState(prediction.state));
       continue;
     }
-    const real = stateAt(rec, nav.apply(action));
-    const comparison = compareStates(real, prediction.state);
-    states.push({ real, neural: predictedState(prediction.state), match: comparison.match, fields: comparison.fields });
-    session.acceptReal(action, nav.position);
+    real.apply(step);
+    const comparison = compareStates(real.state, prediction.state);
+    states.push({ real: real.state, neural: predictedState(prediction.state), match: comparison.match, fields: comparison.fields });
+    session.acceptReal(step, real.position);
   }
   return states;
 }

@@ -1,9 +1,10 @@
 // Runs one debugging request against the real engine: record, then apply actions.
 
-import type { Action } from '../core/actions';
-import { Navigator } from '../core/navigator';
-import { stateAt, type DebugState } from '../core/state';
+import type { Step } from '../core/actions';
+import { DebugSession } from '../core/debugSession';
+import type { DebugState } from '../core/state';
 import type { Recording } from '../core/trace';
+import { EditError, type Edit } from '../core/whatIf';
 import type { RealEngine } from '../runtime/realEngine';
 
 export class ProgramError extends Error {}
@@ -16,17 +17,46 @@ export function startProblem(rec: Recording): string | undefined {
   return undefined;
 }
 
-export function recordOrThrow(engine: RealEngine, source: string, call: string, maxEvents?: number): Recording {
-  const rec = engine.record(source, call, maxEvents === undefined ? {} : { maxEvents });
+export function recordOrThrow(engine: RealEngine, source: string, call: string, maxEvents?: number, edits?: readonly Edit[]): Recording {
+  const options = { ...(maxEvents === undefined ? {} : { maxEvents }), ...(edits?.length ? { edits } : {}) };
+  const rec = engine.record(source, call, options);
   const problem = startProblem(rec);
   if (problem) throw new ProgramError(problem);
   return rec;
 }
 
-/** The initial state (the entry's call event), then the state after each action. */
-export function debugStates(rec: Recording, actions: readonly Action[], breakpoints: readonly number[]): DebugState[] {
-  const nav = new Navigator(rec, breakpoints);
-  const states: DebugState[] = [stateAt(rec, nav.position)];
-  for (const action of actions) states.push(stateAt(rec, nav.apply(action)));
+/** The re-run a what-if edit needs: the same program and call with the edits made. */
+export function rerunWith(engine: RealEngine, rec: Recording, maxEvents?: number): (edits: readonly Edit[]) => Recording {
+  return (edits) => {
+    const options = { ...(maxEvents === undefined ? {} : { maxEvents }), edits };
+    return engine.record(rec.source, rec.call, options);
+  };
+}
+
+/** A bad `set:` item names its place in the list. */
+export async function applyEdit(session: DebugSession, step: Extract<Step, { kind: 'set' }>, index: number, rerun: (edits: readonly Edit[]) => Recording): Promise<void> {
+  try {
+    await session.edit(step.name, step.expr, rerun);
+  } catch (err) {
+    if (err instanceof EditError) throw new ProgramError(`action ${index + 1} (set:${step.name}=${step.expr}): ${err.message}`);
+    throw err;
+  }
+}
+
+/** The initial state (the entry's call event), then the state after each step; a `set:` step's
+ * state is the same stop with the edited locals. */
+export async function debugStates(
+  rec: Recording,
+  steps: readonly Step[],
+  breakpoints: readonly number[],
+  rerun: (edits: readonly Edit[]) => Recording,
+): Promise<DebugState[]> {
+  const session = new DebugSession(rec, breakpoints);
+  const states: DebugState[] = [session.state];
+  for (const [i, step] of steps.entries()) {
+    if (step.kind === 'set') await applyEdit(session, step, i, rerun);
+    else session.apply(step);
+    states.push(session.state);
+  }
   return states;
 }

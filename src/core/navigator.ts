@@ -23,12 +23,25 @@ interface StopInfo {
   cmdlineno: number | null;
 }
 
+/** What makes a breakpoint stop besides its line: a condition (its value at each line event is in
+ * the recording's `hit`, see RecordOptions.conditions) and a hit count (stop from the N-th time
+ * the line is reached with the condition true, counted from the program's start, as bdb's
+ * `ignore N-1` from the start would). A condition that raises stops, as in bdb. */
+export interface BreakCondition {
+  condition?: string;
+  hitCount?: number;
+}
+
 const STEP_ANYWHERE: StopInfo = { stopframe: NONE, returnframe: NONE, stoplineno: 0, cmdframe: NONE, cmdlineno: null };
 
 export class Navigator {
   readonly recording: Recording;
   /** Lines with a user breakpoint (the gutter). */
   breakpoints: Set<number>;
+  /** Conditions and hit counts of some of those breakpoints. */
+  private readonly conditions = new Map<number, BreakCondition>();
+  /** Per line: the events that count as hits of its breakpoint, in order. */
+  private readonly hitCache = new Map<number, number[]>();
   private pos: Position = 0;
   /** Frames whose f_trace is set: only their line/return/exception events reach bdb. */
   private traced = new Set<number>();
@@ -41,6 +54,16 @@ export class Navigator {
       if (!this.frameCode.has(e.frame)) this.frameCode.set(e.frame, e.code);
     }
     this.jump(recording.events.length > 0 ? 0 : recording.events.length);
+  }
+
+  /** The same stop in a re-run of the program (a what-if edit at the current event): the
+   * position, breakpoints, conditions and which frames are traced carry over. */
+  withRecording(recording: Recording): Navigator {
+    const next = new Navigator(recording, this.breakpoints);
+    for (const [line, c] of this.conditions) next.setCondition(line, c);
+    next.pos = this.pos;
+    next.traced = new Set(this.traced);
+    return next;
   }
 
   get position(): Position {
@@ -85,6 +108,42 @@ export class Navigator {
     this.breakpoints.delete(line);
   }
 
+  /** Sets (or with `undefined`, clears) the condition and hit count of the breakpoint at `line`.
+   * A condition needs a recording made with it (the events' `hit`). */
+  setCondition(line: number, condition: BreakCondition | undefined): void {
+    this.hitCache.delete(line);
+    if (condition && (condition.condition || (condition.hitCount ?? 0) > 1)) this.conditions.set(line, { ...condition });
+    else this.conditions.delete(line);
+  }
+
+  conditionOf(line: number): BreakCondition | undefined {
+    return this.conditions.get(line);
+  }
+
+  /** bdb's `effective`: does the breakpoint at this line event stop? */
+  private effective(e: TraceEvent, j: number): boolean {
+    const spec = this.conditions.get(e.line);
+    if (!spec) return true;
+    if (spec.condition && e.hit !== true) return false;
+    // As bdb: a condition that raises stops whatever the hit count says, and is no hit.
+    if (spec.condition && e.hit_error !== undefined) return true;
+    const need = spec.hitCount ?? 1;
+    if (need <= 1) return true;
+    return countUpTo(this.hitsOf(e.line, spec), j) >= need;
+  }
+
+  private hitsOf(line: number, spec: BreakCondition): number[] {
+    let hits = this.hitCache.get(line);
+    if (!hits) {
+      hits = [];
+      this.recording.events.forEach((e, i) => {
+        if (e.event === 'line' && e.line === line && (!spec.condition || (e.hit === true && e.hit_error === undefined))) hits!.push(i);
+      });
+      this.hitCache.set(line, hits);
+    }
+    return hits;
+  }
+
   /** bdb's set_break: every frame on the stack that contains a breakpoint line gets f_trace. */
   private traceFramesThatCanBreak(breaks: ReadonlySet<number>): void {
     const events = this.recording.events;
@@ -118,6 +177,7 @@ export class Navigator {
       if (n === 0) return n;
     }
     const breaks = new Set(this.breakpoints);
+    const runTo = action.kind === 'breakpoint' ? action.line : null;
     if (action.kind === 'breakpoint') {
       breaks.add(action.line);
       this.traceFramesThatCanBreak(breaks);
@@ -155,7 +215,7 @@ export class Navigator {
       if (e.frame === st.stopframe) return st.stoplineno === -1 ? false : e.line >= st.stoplineno;
       return st.stopframe === NONE;
     };
-    const breakHere = (e: TraceEvent): boolean => breaks.has(e.line);
+    const breakHere = (e: TraceEvent, j: number): boolean => breaks.has(e.line) && (e.line === runTo || this.effective(e, j));
     const breakAnywhere = (e: TraceEvent): boolean => this.codeHasBreak(e.code, breaks);
     for (let j = this.pos + 1; j < n; j++) {
       const e = events[j]!;
@@ -171,7 +231,7 @@ export class Navigator {
         }
         case 'line': {
           if (!this.traced.has(f)) continue;
-          if ((stopHere(e) || breakHere(e)) && !(st.cmdframe === f && st.cmdlineno === e.line)) return j;
+          if ((stopHere(e) || breakHere(e, j)) && !(st.cmdframe === f && st.cmdlineno === e.line)) return j;
           continue;
         }
         case 'return': {
@@ -204,6 +264,18 @@ export class Navigator {
     }
     return n;
   }
+}
+
+/** How many of the sorted `indices` are ≤ j. */
+function countUpTo(indices: readonly number[], j: number): number {
+  let lo = 0;
+  let hi = indices.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (indices[mid]! <= j) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function depthAt(events: readonly TraceEvent[], pos: Position): number {

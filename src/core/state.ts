@@ -1,6 +1,6 @@
 // The debugger state shown to users and printed by the CLI: one stop of the debugger.
 
-import type { ExitStatus, Position, Recording, TraceEvent } from './trace';
+import type { EditMark, ExitStatus, Position, Recording, TraceEvent } from './trace';
 
 export interface EventState {
   event: TraceEvent['event'];
@@ -12,6 +12,8 @@ export interface EventState {
   /** The return event of a frame left by an exception. */
   raising?: boolean;
   stdout: string;
+  /** What-if: the edits made at this stop (`locals` holds the values after them). */
+  edits?: EditMark[];
 }
 
 export interface EntryState {
@@ -50,6 +52,7 @@ export function eventState(rec: Recording, e: TraceEvent): EventState {
   };
   if (e.value !== undefined) state.value = e.value;
   if (e.raising) state.raising = true;
+  if (e.edits?.length) state.edits = e.edits;
   return state;
 }
 

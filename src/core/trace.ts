@@ -23,7 +23,23 @@ export interface TraceEvent {
   exc_tb_none?: boolean;
   /** A return event of a frame that an exception is leaving. */
   raising?: boolean;
+  /** What-if: assignments made in the frame at this stop (its `locals` are after them). */
+  edits?: EditMark[];
+  /** At a line event of a breakpoint with a condition: whether it held (true when it raised). */
+  hit?: boolean;
+  hit_error?: string;
+  /** The recording's watch expressions evaluated in the frame, in their order. */
+  watch?: WatchValue[];
 }
+
+export interface EditMark {
+  name: string;
+  expr: string;
+  /** repr of the assigned value. */
+  value: string;
+}
+
+export type WatchValue = { value: string } | { error: string };
 
 export interface CodeInfo {
   name: string;
@@ -39,7 +55,9 @@ export type ExitStatus =
   | 'timeout'
   | 'syntax_error'
   | 'call_error'
-  | 'error';
+  | 'error'
+  /** A what-if edit could not be made (the expression raised, or the name is not a local). */
+  | 'edit_error';
 
 export interface ExitInfo {
   status: ExitStatus;

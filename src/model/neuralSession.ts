@@ -33,17 +33,22 @@ export class NeuralSession {
   private previousLocals: Record<string, string> | null;
   private previousPosition: Position | null;
   private readonly lines: string[];
+  /** Where the newest state starts in `text`, the action that led to it and the position before
+   * it: what a what-if edit needs to write that state again. */
+  private last: { start: number; action: Action | null; before: Position | null };
 
   /** Starts from a real state of the recording (the first stop, or wherever the user is). */
   constructor(
     private readonly predictor: StatePredictor,
-    private readonly recording: Recording,
+    private recording: Recording,
     start: Position,
     private breakpoints: readonly number[] = [],
   ) {
     this.lines = sourceLines(recording.source);
     const first = formatStateAt(recording, start);
-    this.text = renderContext(recording.source) + renderState(this.lines, first);
+    const context = renderContext(recording.source);
+    this.text = context + renderState(this.lines, first);
+    this.last = { start: context.length, action: null, before: null };
     this.previousLocals = 'locals' in first && first.event !== 'return' ? first.locals : null;
     this.previousPosition = start;
   }
@@ -72,20 +77,37 @@ export class NeuralSession {
 
   /** Compare use: the real state at `position` becomes the history. */
   acceptReal(action: Action, position: Position): void {
+    this.text += renderAction(action, this.breakpoints);
+    this.last = { start: this.text.length, action, before: this.previousPosition };
+    this.writeRealState(position);
+  }
+
+  /** What-if: the program was run again with an edit at `position` (the current stop). The newest
+   * state of the history becomes the edited real state, so the model goes on from it; later real
+   * states come from `recording`. */
+  acceptEdit(recording: Recording, position: Position): void {
+    this.recording = recording;
+    this.text = this.text.slice(0, this.last.start);
+    this.writeRealState(position);
+  }
+
+  private writeRealState(position: Position): void {
     const state = formatStateAt(this.recording, position);
-    this.text +=
-      renderAction(action, this.breakpoints) +
-      renderState(this.lines, state, {
-        inverse: isInverse(action),
-        elideAgainst: elisionBase(this.recording, this.previousPosition, position, action),
-      });
+    const { action, before } = this.last;
+    this.text += renderState(
+      this.lines,
+      state,
+      action ? { inverse: isInverse(action), elideAgainst: elisionBase(this.recording, before, position, action) } : {},
+    );
     this.previousLocals = 'locals' in state && state.event !== 'return' ? state.locals : null;
     this.previousPosition = position;
   }
 
   /** Neural use: the model's own prediction becomes the history. */
   acceptPredicted(prediction: Prediction): void {
-    this.text += renderAction(prediction.action, this.breakpoints) + TOKENS.frameSep + prediction.text;
+    this.text += renderAction(prediction.action, this.breakpoints);
+    this.last = { start: this.text.length, action: prediction.action, before: this.previousPosition };
+    this.text += TOKENS.frameSep + prediction.text;
     this.previousLocals = localsOf(prediction.state);
     this.previousPosition = null;
   }

@@ -3,6 +3,7 @@
 
 import type { PyodideInterface } from 'pyodide';
 import type { Recording } from '../core/trace';
+import type { Edit } from '../core/whatIf';
 
 export interface RecordOptions {
   /** The event budget; the program is stopped past it (default 10,000). */
@@ -11,6 +12,12 @@ export interface RecordOptions {
   maxRepr?: number;
   /** Wall-clock limit in seconds, checked by the tracer between events. */
   timeLimit?: number;
+  /** What-if: assignments made in the live frame at given events (core/whatIf.ts). */
+  edits?: readonly Edit[];
+  /** Breakpoint conditions (line → Python expression), evaluated in the frame. */
+  conditions?: Readonly<Record<number, string>>;
+  /** Watch expressions, evaluated in the frame at every event. */
+  watch?: readonly string[];
 }
 
 const MODULE_DIR = '/ndb';
@@ -31,10 +38,13 @@ export class RealEngine {
   }
 
   record(source: string, call: string, options: RecordOptions = {}): Recording {
-    const py: Record<string, number> = {};
+    const py: Record<string, unknown> = {};
     if (options.maxEvents !== undefined) py.max_events = options.maxEvents;
     if (options.maxRepr !== undefined) py.max_repr = options.maxRepr;
     if (options.timeLimit !== undefined) py.time_limit = options.timeLimit;
+    if (options.edits?.length) py.edits = options.edits;
+    if (options.conditions && Object.keys(options.conditions).length > 0) py.conditions = options.conditions;
+    if (options.watch?.length) py.watch = options.watch;
     const text = this.recordJson(source, call, JSON.stringify(py));
     if (typeof text !== 'string') throw new Error('the tracer returned no JSON');
     return JSON.parse(text) as Recording;

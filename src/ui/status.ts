@@ -44,6 +44,8 @@ export function describeExit(exit: ExitInfo, call: string): string {
       return `The Call field is not valid: ${exit.message ?? ''}`;
     case 'error':
       return `The program could not start: ${exit.message ?? ''}`;
+    case 'edit_error':
+      return `The edit could not be made: ${exit.message ?? ''}`;
   }
 }
 

@@ -19,7 +19,9 @@ import ndb_tracer as T
 
 
 class _Oracle(bdb.Bdb):
-    def __init__(self, commands: list[str], goto: int, breakpoints: list[int], path: str) -> None:
+    def __init__(
+        self, commands: list[str], goto: int, breakpoints: list[int], path: str, conditions: dict[str, list[Any]] | None = None
+    ) -> None:
         super().__init__(skip=["*"])
         self.commands = list(commands)
         self.goto = goto
@@ -32,9 +34,12 @@ class _Oracle(bdb.Bdb):
         self.helper = T.Recorder(10**9, T.DEFAULT_MAX_REPR, None)
         self.temporary: Any = None
         for line in breakpoints:
-            error = self.set_break(path, line)
+            # A condition and a hit count N become bdb's cond and ignore = N - 1.
+            cond, hit_count = (conditions or {}).get(str(line), [None, 1])
+            error = self.set_break(path, line, cond=cond)
             if error:
                 raise ValueError(error)
+            self.get_breaks(path, line)[-1].ignore = max(0, int(hit_count) - 1)
 
     # Only the user's code is debugged (justMyCode): every other module is skipped.
     def is_skipped_module(self, module_name: str | None) -> bool:
@@ -69,29 +74,29 @@ class _Oracle(bdb.Bdb):
             if self.temporary.number in [b.number for b in bdb.Breakpoint.bpbynumber if b]:
                 self.clear_bpbynumber(str(self.temporary.number))
             self.temporary = None
-        snap: dict[str, Any] = {
-            "event": kind,
-            "line": frame.f_lineno,
-            "function": frame.f_code.co_name,
-            "depth": self._depth(frame),
-            "frame": self.frame_ids.get(id(frame), -1),
-            "locals": self.helper._locals(frame),
-        }
-        if has_value:
-            snap["value"] = self.reprer(value)
-        self.snapshots.append(snap)
-        if not self.commands:
+        self._snapshot(frame, kind, value, has_value)
+        command = ""
+        while self.commands:
+            command = self.commands.pop(0)
+            if command.startswith(("break:", "clear:")):
+                # A persistent breakpoint set or cleared while stopped (the gutter in the app).
+                line = int(command.split(":")[1])
+                if command.startswith("break:"):
+                    self.set_break(self.path, line)
+                else:
+                    self.clear_break(self.path, line)
+            elif command.startswith("set:"):
+                # What-if: the assignment made in the live frame, as pdb's `!name = expr`; the
+                # same stop is reported again with the edited locals.
+                name, expr = command[4:].split("=", 1)
+                frame.f_locals[name] = eval(expr, frame.f_globals, frame.f_locals)
+                self._snapshot(frame, kind, value, has_value)
+            else:
+                break
+            command = ""
+        if not command:
             self.set_quit()
             return
-        command = self.commands.pop(0)
-        while command.startswith(("break:", "clear:")) and self.commands:
-            # A persistent breakpoint set or cleared while stopped (the gutter in the app).
-            line = int(command.split(":")[1])
-            if command.startswith("break:"):
-                self.set_break(self.path, line)
-            else:
-                self.clear_break(self.path, line)
-            command = self.commands.pop(0)
         if command == "step_into":
             self.set_step()
         elif command == "step_over":
@@ -106,6 +111,19 @@ class _Oracle(bdb.Bdb):
             self.set_continue()
         else:
             raise ValueError(f"unknown command {command}")
+
+    def _snapshot(self, frame: Any, kind: str, value: Any, has_value: bool) -> None:
+        snap: dict[str, Any] = {
+            "event": kind,
+            "line": frame.f_lineno,
+            "function": frame.f_code.co_name,
+            "depth": self._depth(frame),
+            "frame": self.frame_ids.get(id(frame), -1),
+            "locals": self.helper._locals(frame),
+        }
+        if has_value:
+            snap["value"] = self.reprer(value)
+        self.snapshots.append(snap)
 
     def user_call(self, frame: Any, argument_list: Any) -> None:
         # As pdb.Pdb.user_call: bdb calls this when it *might* stop (a breakpoint somewhere in
@@ -123,7 +141,9 @@ class _Oracle(bdb.Bdb):
         self._stop(frame, "exception", exc_info[1], True)
 
 
-def run_segment(source: str, call: str, breakpoints: list[int], goto: int, commands: list[str]) -> list[dict[str, Any]]:
+def run_segment(
+    source: str, call: str, breakpoints: list[int], goto: int, commands: list[str], conditions: dict[str, list[Any]] | None = None
+) -> list[dict[str, Any]]:
     path = os.path.abspath(T.USER_FILENAME)
     with open(path, "w") as handle:
         handle.write(source)
@@ -131,7 +151,7 @@ def run_segment(source: str, call: str, breakpoints: list[int], goto: int, comma
     bdb.Breakpoint.next = 1
     bdb.Breakpoint.bplist = {}
     bdb.Breakpoint.bpbynumber = [None]
-    oracle = _Oracle(commands, goto, breakpoints, path)
+    oracle = _Oracle(commands, goto, breakpoints, path, conditions)
     code = compile(source, T.USER_FILENAME, "exec")
     namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
     saved, saved_input = sys.stdout, builtins.input
@@ -160,6 +180,13 @@ def run_segments_json(request_json: str) -> str:
     out = []
     for segment in request["segments"]:
         out.append(
-            run_segment(request["source"], request["call"], segment["breakpoints"], segment["goto"], segment["commands"])
+            run_segment(
+                request["source"],
+                request["call"],
+                segment["breakpoints"],
+                segment["goto"],
+                segment["commands"],
+                segment.get("conditions"),
+            )
         )
     return json.dumps(out)
