@@ -83,7 +83,14 @@ def progress_line(step: int, total: int, loss: float, tok_s: float) -> str:
     return f"\r[{'#' * done}{'.' * (width - done)}] step {step}/{total} loss {loss:.4f} {tok_s:,.0f} tok/s"
 
 
-def train(config: dict[str, Any], source: TokenSource, out: Path, resume: bool = False, max_minutes: float | None = None) -> Path:
+def train(
+    config: dict[str, Any],
+    source: TokenSource,
+    out: Path,
+    resume: bool = False,
+    max_minutes: float | None = None,
+    threads: int | None = None,
+) -> Path:
     distributed = "WORLD_SIZE" in os.environ and int(os.environ["WORLD_SIZE"]) > 1
     rank = 0
     if distributed:
@@ -94,7 +101,7 @@ def train(config: dict[str, Any], source: TokenSource, out: Path, resume: bool =
         torch.cuda.set_device(device)
         torch.backends.cuda.matmul.allow_tf32 = True
     else:
-        torch.set_num_threads(max(1, min(2, os.cpu_count() or 1)))
+        torch.set_num_threads(threads or max(1, min(2, os.cpu_count() or 1)))
     tcfg = config["train"]
     mcfg = ModelConfig.from_dict({**config["model"], "vocab_size": source.vocab_size})
     torch.manual_seed(1234 + rank)
@@ -171,6 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--max-minutes", type=float, default=None, help="stop (and checkpoint) after this long")
     parser.add_argument("--steps", type=int, default=None, help="override the config's step count")
+    parser.add_argument("--threads", type=int, default=None, help="CPU threads (default: up to 2)")
     args = parser.parse_args(argv)
     config = load_config(args.config)
     if args.steps is not None:
@@ -186,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
         source = ShardSource(Path(args.data))
     else:
         parser.error("give --data DIR (a built dataset) or --live TOKENIZER_DIR")
-    train(config, source, Path(args.out), resume=args.resume, max_minutes=args.max_minutes)
+    train(config, source, Path(args.out), resume=args.resume, max_minutes=args.max_minutes, threads=args.threads)
     return 0
 
 

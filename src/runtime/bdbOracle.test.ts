@@ -7,15 +7,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { formatAction, type Action } from '../core/actions';
 import { Navigator } from '../core/navigator';
 import type { Position, Recording } from '../core/trace';
-import { loadNodeEngine, readRepoFile } from './node';
-import { installModule, type RealEngine } from './realEngine';
+import { loadNodeEngine } from './node';
+import type { RealEngine } from './realEngine';
+import { hash, loadOracle, rng, snapshot, type Snapshot } from './testing/oracle';
 import { loadPrograms } from './testing/programs';
 
 const programs = loadPrograms('examples', 'src/runtime/testing/programs');
 const SEQUENCES_PER_PROGRAM = Number(process.env.NDB_ORACLE_SEQUENCES ?? 60);
 const ACTIONS_PER_SEQUENCE = 16;
 
-type Snapshot = Record<string, unknown>;
 interface Segment {
   goto: number;
   breakpoints: number[];
@@ -28,36 +28,11 @@ let runSegments: (request: string) => string;
 
 beforeAll(async () => {
   engine = await loadNodeEngine();
-  installModule(engine.pyodide, 'bdb_oracle', readRepoFile('src/runtime/testing/bdb_oracle.py'));
-  const mod = engine.pyodide.pyimport('bdb_oracle') as unknown as { run_segments_json: (r: string) => string };
-  runSegments = (r) => mod.run_segments_json(r);
+  runSegments = loadOracle(engine);
 }, 60_000);
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
-function hash(text: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h >>> 0;
-}
 
-function snapshot(rec: Recording, pos: Position): Snapshot {
-  if (pos >= rec.events.length) return { event: 'exit' };
-  const e = rec.events[pos]!;
-  const snap: Snapshot = { event: e.event, line: e.line, function: e.function, depth: e.depth, frame: e.frame, locals: e.locals };
-  if (e.value !== undefined && !e.raising) snap.value = e.value;
-  if (e.raising) snap.value = 'None';
-  return snap;
-}
 
 /** In pure step mode bdb stops at every event but the StopIteration that `yield from` raises
  * inside a generator without a traceback (dispatch_exception skips it). */

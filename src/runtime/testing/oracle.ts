@@ -1,0 +1,43 @@
+// Shared by the oracle tests: CPython's bdb driven in Pyodide (bdb_oracle.py), a seeded random
+// generator, and the snapshot of a recorded stop in the shape the oracle reports.
+
+import type { Position, Recording } from '../../core/trace';
+import { readRepoFile } from '../node';
+import { installModule, type RealEngine } from '../realEngine';
+
+export type Snapshot = Record<string, unknown>;
+
+/** Installs the oracle next to the tracer; returns `run_segments_json`. */
+export function loadOracle(engine: RealEngine): (request: string) => string {
+  installModule(engine.pyodide, 'bdb_oracle', readRepoFile('src/runtime/testing/bdb_oracle.py'));
+  const mod = engine.pyodide.pyimport('bdb_oracle') as unknown as { run_segments_json: (r: string) => string };
+  return (r) => mod.run_segments_json(r);
+}
+
+/** mulberry32: a small seeded generator, so that a failing sequence can be replayed. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** FNV-1a: a program's name as a seed. */
+export function hash(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+/** A recorded stop as the oracle reports it (bdb sees None as the value of a frame an exception leaves). */
+export function snapshot(rec: Recording, pos: Position): Snapshot {
+  if (pos >= rec.events.length) return { event: 'exit' };
+  const e = rec.events[pos]!;
+  const snap: Snapshot = { event: e.event, line: e.line, function: e.function, depth: e.depth, frame: e.frame, locals: e.locals };
+  if (e.value !== undefined) snap.value = e.raising ? 'None' : e.value;
+  return snap;
+}
