@@ -31,6 +31,14 @@ def lr_at(step: int, cfg: dict[str, Any]) -> float:
     return cfg["min_lr"] + 0.5 * (cfg["lr"] - cfg["min_lr"]) * (1 + math.cos(math.pi * progress))
 
 
+def out_of_time(started: float, max_minutes: float, distributed: bool, device: str) -> bool:
+    """Whether to stop now; under DDP every rank stops at the same step (rank 0's clock decides)."""
+    late = torch.tensor([1.0 if (time.time() - started) / 60 > max_minutes else 0.0], device=device)
+    if distributed:
+        dist.broadcast(late, src=0)
+    return bool(late.item())
+
+
 def load_config(path: str | Path) -> dict[str, Any]:
     with open(path) as handle:
         return json.load(handle)
@@ -155,10 +163,12 @@ def train(
             sys.stderr.write(progress_line(step, tcfg["steps"], total, tok_s))
             if step % tcfg["ckpt_every"] == 0 or step == tcfg["steps"]:
                 save_checkpoint(ckpt_path, model, opt, step, config)
-            if max_minutes is not None and (time.time() - started) / 60 > max_minutes:
+        if max_minutes is not None and out_of_time(started, max_minutes, distributed, device):
+            if rank == 0:
                 save_checkpoint(ckpt_path, model, opt, step, config)
                 print(f"\nstopping after {max_minutes} minutes at step {step}; resume with --resume", file=sys.stderr)
-                break
+            break
+
     if rank == 0:
         sys.stderr.write("\n")
         log.close()
@@ -191,7 +201,8 @@ def main(argv: list[str] | None = None) -> int:
         except LiveSourceError as exc:
             parser.error(str(exc))
     elif args.data:
-        source = ShardSource(Path(args.data))
+        # Each DDP rank draws its own batches.
+        source = ShardSource(Path(args.data), seed=int(os.environ.get("RANK", "0")))
     else:
         parser.error("give --data DIR (a built dataset) or --live TOKENIZER_DIR")
     train(config, source, Path(args.out), resume=args.resume, max_minutes=args.max_minutes, threads=args.threads)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -75,3 +78,29 @@ def test_export_has_the_transformers_js_inputs(tmp_path: Path) -> None:
     kv = next(i for i in graph.input if i.name == "past_key_values.0.key")
     dims = [d.dim_value or d.dim_param for d in kv.type.tensor_type.shape.dim]
     assert dims[1] == model.cfg.n_kv_heads and dims[3] == model.cfg.head_dim
+
+
+def test_ddp_on_two_cpu_processes(tmp_path: Path) -> None:
+    # Two ranks with the gloo backend, started with the environment torchrun gives each process
+    # (Debian's torch 1.13 torchrun fails on Python 3.11 before starting workers): the same code
+    # path as several GPUs with nccl.
+    counting_data(tmp_path / "data")
+    out = tmp_path / "ddp"
+    command = [sys.executable, "-m", "training.train", "--config", str(TINY), "--data", str(tmp_path / "data"), "--out", str(out), "--steps", "10"]
+    port = str(29500 + os.getpid() % 1000)
+    ranks = [
+        subprocess.Popen(
+            command,
+            cwd=Path(__file__).resolve().parents[2],
+            env={**os.environ, "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": port, "WORLD_SIZE": "2", "RANK": str(r), "LOCAL_RANK": str(r)},
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for r in range(2)
+    ]
+    for proc in ranks:
+        _, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err[-2000:]
+    assert torch.load(out / "checkpoint.pt")["step"] == 10
+    log = [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
+    assert log[-1]["step"] == 10 and log[-1]["loss"] < log[0]["loss"]
