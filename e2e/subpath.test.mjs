@@ -113,7 +113,12 @@ describe('a sub-path deploy on a host without COOP/COEP headers', () => {
     await Promise.all([page.waitForEvent('load', { timeout: LOAD_TIMEOUT }), notice.getByRole('button', { name: 'Reload' }).click()]);
     await page.locator('main[data-engine="ready"]').waitFor({ timeout: LOAD_TIMEOUT });
     assert.equal(await page.locator('meta[name="ndb-deploy"]').count(), 1);
-    const now = (await cacheNames(page)).filter((n) => n.startsWith('ndb-app-'));
+    // The new worker deletes the old caches when it activates, which may finish after the load.
+    let now = [];
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await page.waitForTimeout(250)) {
+      now = (await cacheNames(page)).filter((n) => n.startsWith('ndb-app-'));
+      if (now.length === 1 && now[0] !== old[0]) break;
+    }
     assert.equal(now.length, 1);
     assert.notEqual(now[0], old[0]);
     await press(page, 'Step into');

@@ -114,6 +114,14 @@ async function handle(msg: ModelRequest): Promise<void> {
       post({ type: 'stepped', id: msg.id, prediction: prediction ? result(prediction) : null });
       return;
     }
+    case 'edit': {
+      if (msg.epoch < latestEpoch) throw new Error('superseded by a newer recording');
+      if (!session) throw new Error('no recording to predict from');
+      recording = msg.recording;
+      session.acceptEdit(msg.recording, msg.position);
+      post({ type: 'edited', id: msg.id });
+      return;
+    }
     case 'sample': {
       if (!recording) throw new Error('no recording to predict from');
       const from = startSession(m, recording, msg.position, []);

@@ -35,13 +35,17 @@ export type ModelRequest =
   | { type: 'load'; baseUrl: string; backend: Backend | 'auto'; model: string | null; dtype: ModelDtype | null; maxNewTokens: number | null }
   | { type: 'begin'; id: number; epoch: number; recording: Recording; position: Position; breakpoints: number[] }
   | { type: 'step'; id: number; epoch: number; action: Action; breakpoints: number[]; accept: Accept; predict: boolean }
-  | { type: 'sample'; id: number; epoch: number; position: Position; action: Action; k: number; temperature: number };
+  | { type: 'sample'; id: number; epoch: number; position: Position; action: Action; k: number; temperature: number }
+  /** What-if: the program was run again with an edit at `position`; the history's newest state
+   * becomes the edited real state (NeuralSession.acceptEdit). */
+  | { type: 'edit'; id: number; epoch: number; recording: Recording; position: Position };
 
 export type ModelResponse =
   | { type: 'progress'; loaded: number; total: number; file: string }
   | { type: 'loaded'; info: ModelInfo }
   | { type: 'load-error'; message: string; kind: LoadErrorKind }
   | { type: 'begun'; id: number }
+  | { type: 'edited'; id: number }
   | { type: 'stepped'; id: number; prediction: PredictionResult | null }
   | { type: 'sampled'; id: number; predictions: PredictionResult[] }
   | { type: 'error'; id: number; message: string }
@@ -125,6 +129,11 @@ export class ModelClient {
   async step(action: Action, breakpoints: readonly number[], accept: Accept, predict = true): Promise<PredictionResult | null> {
     const res = await this.request({ type: 'step', id: 0, epoch: this.epoch, action, breakpoints: [...breakpoints], accept, predict });
     return res.type === 'stepped' ? res.prediction : null;
+  }
+
+  /** What-if: the model goes on from the edited state at `position` of the re-run `recording`. */
+  async edit(recording: Recording, position: Position): Promise<void> {
+    await this.request({ type: 'edit', id: 0, epoch: this.epoch, recording, position });
   }
 
   /** k sampled states after `action` from the real state at `position` (the history is untouched). */

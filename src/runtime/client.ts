@@ -14,13 +14,19 @@ export type { RecordOptions };
 /** Messages from the main thread to the worker. */
 export type WorkerRequest =
   | { type: 'init'; interruptBuffer: Uint8Array | null }
-  | { type: 'record'; id: number; source: string; call: string; options: RecordOptions };
+  | { type: 'record'; id: number; source: string; call: string; options: RecordOptions }
+  /** What-if watch on the neural side: `expr` evaluated on predicted locals (reprs), see values.py. */
+  | { type: 'evaluate'; id: number; expr: string; locals: Record<string, string> };
 
 /** Messages from the worker to the main thread. */
 export type WorkerResponse =
   | { type: 'ready'; loadMs: number; pythonVersion: string; interruptible: boolean }
   | { type: 'recorded'; id: number; recording: Recording; elapsedMs: number }
+  | { type: 'evaluated'; id: number; result: EvaluationResult }
   | { type: 'error'; id: number | null; message: string };
+
+/** evaluate_on_locals's answer: a repr, the error it raised, or why the locals do not determine it. */
+export type EvaluationResult = { value: string } | { error: string } | { unknown: string };
 
 export interface EngineInfo {
   loadMs: number;
@@ -50,7 +56,7 @@ export class EngineError extends Error {
 }
 
 interface Pending {
-  resolve: (rec: Recording) => void;
+  resolve: (answer: Recording | EvaluationResult) => void;
   reject: (err: EngineError) => void;
   timers: ReturnType<typeof setTimeout>[];
 }
@@ -89,14 +95,26 @@ export class EngineClient {
   async record(source: string, call: string, options: RecordOptions = {}): Promise<Recording> {
     await this.readyPromise;
     const id = this.nextId++;
-    return new Promise<Recording>((resolve, reject) => {
+    return this.request(id, this.interruptAfterMs, { type: 'record', id, source, call, options }) as Promise<Recording>;
+  }
+
+  /** Evaluates an expression on locals given as reprs (a model's predicted locals), without running
+   * the user's program: values.py's evaluate_on_locals. */
+  async evaluate(expr: string, locals: Record<string, string>, timeoutMs = 3_000): Promise<EvaluationResult> {
+    await this.readyPromise;
+    const id = this.nextId++;
+    return this.request(id, timeoutMs, { type: 'evaluate', id, expr, locals }) as Promise<EvaluationResult>;
+  }
+
+  private request(id: number, interruptAfterMs: number, msg: WorkerRequest): Promise<Recording | EvaluationResult> {
+    return new Promise<Recording | EvaluationResult>((resolve, reject) => {
       const pending: Pending = { resolve, reject, timers: [] };
       this.pending.set(id, pending);
       if (this.interrupt) this.interrupt[0] = 0;
       pending.timers.push(
         setTimeout(() => {
           if (this.interrupt) Atomics.store(this.interrupt, 0, 2); // SIGINT: KeyboardInterrupt in Python
-        }, this.interruptAfterMs),
+        }, interruptAfterMs),
       );
       pending.timers.push(
         setTimeout(
@@ -110,10 +128,10 @@ export class EngineClient {
               ),
             );
           },
-          this.interruptAfterMs + (this.interrupt ? this.terminateAfterMs : 0),
+          interruptAfterMs + (this.interrupt ? this.terminateAfterMs : 0),
         ),
       );
-      this.post({ type: 'record', id, source, call, options });
+      this.post(msg);
     });
   }
 
@@ -171,6 +189,10 @@ export class EngineClient {
       case 'recorded': {
         const p = this.take(msg.id);
         p?.resolve(msg.recording);
+        return;
+      }
+      case 'evaluated': {
+        this.take(msg.id)?.resolve(msg.result);
         return;
       }
       case 'error': {

@@ -1,13 +1,14 @@
 // The real engine in the browser: Pyodide in a module worker, served by the app itself.
 //
 // Protocol (types in ./client.ts): the main thread sends `init` once (with the interrupt buffer,
-// when the page is cross-origin isolated), then `record` requests; the worker answers `ready` once
-// loaded, and `recorded` or `error` for each request, echoing its id.
+// when the page is cross-origin isolated), then `record` and `evaluate` requests; the worker
+// answers `ready` once loaded, and `recorded`/`evaluated` or `error` for each request, echoing its id.
 
 import type { loadPyodide as LoadPyodide, PyodideInterface } from 'pyodide';
 import tracerSource from '../../training/tracer.py?raw';
-import type { WorkerRequest, WorkerResponse } from './client';
-import { RealEngine, type RecordOptions } from './realEngine';
+import type { EvaluationResult, WorkerRequest, WorkerResponse } from './client';
+import { installModule, RealEngine, type RecordOptions } from './realEngine';
+import valuesSource from './values.py?raw';
 
 interface WorkerScope {
   postMessage(message: WorkerResponse): void;
@@ -31,7 +32,13 @@ function pyodideIndexURL(): string {
   return new URL(`${import.meta.env.BASE_URL}pyodide/`, scope.location.href).href;
 }
 
-async function load(interruptBuffer: Uint8Array | null): Promise<RealEngine> {
+interface Loaded {
+  real: RealEngine;
+  /** values.py's evaluate_on_locals(expr, locals_json) -> JSON text. */
+  evaluateOnLocals: (expr: string, localsJson: string) => unknown;
+}
+
+async function load(interruptBuffer: Uint8Array | null): Promise<Loaded> {
   const started = performance.now();
   const indexURL = pyodideIndexURL();
   // Loaded at run time from the served copy, so that the JS and the wasm always match.
@@ -42,7 +49,9 @@ async function load(interruptBuffer: Uint8Array | null): Promise<RealEngine> {
     stderr: () => undefined,
   });
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
-  const engine = await RealEngine.create(pyodide, tracerSource);
+  const real = await RealEngine.create(pyodide, tracerSource);
+  installModule(pyodide, 'ndb_values', valuesSource);
+  const values = pyodide.pyimport('ndb_values') as unknown as { evaluate_on_locals: Loaded['evaluateOnLocals'] };
   const version = pyodide.runPython('import sys; sys.version.split()[0]');
   post({
     type: 'ready',
@@ -50,10 +59,10 @@ async function load(interruptBuffer: Uint8Array | null): Promise<RealEngine> {
     pythonVersion: typeof version === 'string' ? version : '?',
     interruptible: interruptBuffer !== null,
   });
-  return engine;
+  return { real, evaluateOnLocals: (expr, localsJson) => values.evaluate_on_locals(expr, localsJson) };
 }
 
-let engine: Promise<RealEngine> | null = null;
+let engine: Promise<Loaded> | null = null;
 
 scope.addEventListener('message', (ev: MessageEvent<WorkerRequest>) => {
   const msg = ev.data;
@@ -66,21 +75,41 @@ scope.addEventListener('message', (ev: MessageEvent<WorkerRequest>) => {
     case 'record':
       void record(msg.id, msg.source, msg.call, msg.options);
       return;
+    case 'evaluate':
+      void evaluate(msg.id, msg.expr, msg.locals);
+      return;
   }
 });
 
-async function record(id: number, source: string, call: string, options: RecordOptions): Promise<void> {
+async function loaded(id: number): Promise<Loaded | null> {
   if (!engine) {
     post({ type: 'error', id, message: 'The Python engine was not initialised.' });
-    return;
+    return null;
   }
-  let real: RealEngine;
   try {
-    real = await engine;
+    return await engine;
   } catch (err) {
     post({ type: 'error', id, message: `Python could not be loaded: ${describe(err)}` });
-    return;
+    return null;
   }
+}
+
+async function evaluate(id: number, expr: string, locals: Record<string, string>): Promise<void> {
+  const py = await loaded(id);
+  if (!py) return;
+  try {
+    const text = py.evaluateOnLocals(expr, JSON.stringify(locals));
+    if (typeof text !== 'string') throw new Error('no answer');
+    post({ type: 'evaluated', id, result: JSON.parse(text) as EvaluationResult });
+  } catch (err) {
+    post({ type: 'error', id, message: `The expression could not be evaluated: ${describe(err)}` });
+  }
+}
+
+async function record(id: number, source: string, call: string, options: RecordOptions): Promise<void> {
+  const py = await loaded(id);
+  if (!py) return;
+  const real = py.real;
   const started = performance.now();
   try {
     const recording = real.record(source, call, options);

@@ -23,6 +23,10 @@ export type DebuggerEvent =
   | { kind: 'recorded'; recording: Recording; position: Position; breakpoints: number[] }
   | { kind: 'action'; recording: Recording; action: Action; position: Position; breakpoints: number[] }
   | { kind: 'jump'; recording: Recording; position: Position; breakpoints: number[] }
+  /** What-if: the program ran again with an edit at `position` (the current stop). */
+  | { kind: 'edit'; recording: Recording; position: Position; breakpoints: number[] }
+  /** The same run recorded again (new breakpoint conditions or watches): the states are the same. */
+  | { kind: 'rerecorded'; recording: Recording }
   | { kind: 'cleared' };
 
 export interface ShownPrediction {
@@ -144,6 +148,15 @@ export class Neural {
   readonly msPerState = $derived(this.states > 0 ? this.totalMs / this.states : 0);
   readonly active = $derived(this.status === 'ready' && this.mode !== 'real');
 
+  /** The locals of the predicted state at the current stop (for watch expressions), if any. */
+  readonly predictedLocals = $derived.by<Record<string, string> | null>(() => {
+    const p = this.prediction;
+    if (!p || !this.active || this.predicting || 'unparseable' in p.state) return null;
+    const s = p.state;
+    if (s.event === 'exit' || s.event === 'entry' || s.event === 'return' || !s.locals) return null;
+    return s.locals;
+  });
+
   /** The line of the predicted state (the editor's ghost marker). */
   readonly ghostLine = $derived.by<number | null>(() => {
     const p = this.prediction;
@@ -242,6 +255,20 @@ export class Neural {
       this.prediction = null;
       return;
     }
+    if (ev.kind === 'rerecorded') {
+      this.recording = ev.recording;
+      return;
+    }
+    if (ev.kind === 'edit') {
+      this.recording = ev.recording;
+      this.breakpoints = ev.breakpoints;
+      this.position = ev.position;
+      this.prediction = null;
+      this.candidates = [];
+      this.guessNote = null;
+      void this.acceptEdit();
+      return;
+    }
     const fresh = ev.recording !== this.recording;
     this.recording = ev.recording;
     this.breakpoints = ev.breakpoints;
@@ -268,6 +295,21 @@ export class Neural {
       await client.begin(rec, Math.min(Math.max(this.position, 0), rec.events.length - 1), this.breakpoints);
     } catch {
       // a newer recording took over
+    }
+  }
+
+  /** What-if: the model's newest state becomes the edited real state; it goes on from there, and
+   * its next predictions are compared with the new run. */
+  private async acceptEdit(): Promise<void> {
+    const client = this.client;
+    const rec = this.recording;
+    if (!client || this.status !== 'ready' || !rec || this.mode === 'real') return;
+    try {
+      await client.edit(rec, this.position);
+    } catch (err) {
+      if (err instanceof ModelError && err.kind === 'superseded') return;
+      // No history to edit (the model had not begun): start it at the edited state.
+      await this.begin();
     }
   }
 

@@ -3,10 +3,12 @@
 // engine.
 
 import type { Action } from '../core/actions';
-import { Navigator } from '../core/navigator';
+import { DebugSession } from '../core/debugSession';
+import type { BreakCondition } from '../core/navigator';
 import { changedLocals, stackAt, stateAt, type DebugState, type StackFrame } from '../core/state';
-import type { Position, Recording } from '../core/trace';
-import { EngineClient, EngineError, type EngineInfo } from '../runtime/client';
+import type { Position, Recording, WatchValue } from '../core/trace';
+import { EditError, type Edit } from '../core/whatIf';
+import { EngineClient, EngineError, type EngineInfo, type EvaluationResult } from '../runtime/client';
 import { EXAMPLES, type Example } from './examples';
 import type { DebuggerEvent } from './neural.svelte';
 import { decodeHash, encodeHash } from './shareLink';
@@ -16,6 +18,18 @@ import { abnormalEnd, describeStop } from './status';
 export type Command = Action | { kind: 'restart' };
 
 export const RECORD_OPTIONS = { maxEvents: 10_000, maxRepr: 1_000, timeLimit: 8 } as const;
+
+/** A watch expression; `error` when it is not a Python expression (it is then left out of runs). */
+export interface WatchItem {
+  expr: string;
+  error?: string;
+}
+
+/** A watch row: the real value at the current stop (null at the entry and the exit). */
+export interface WatchRow {
+  expr: string;
+  real: WatchValue | null;
+}
 
 export interface SyntaxMarker {
   line: number;
@@ -29,6 +43,10 @@ export class Session {
   call = $state('');
   exampleId = $state('');
   breakpoints = $state<number[]>([]);
+  /** Conditions and hit counts of breakpoints, by line. */
+  conditions = $state<Record<number, BreakCondition>>({});
+  /** Watch expressions, in the order they were added. */
+  watches = $state<WatchItem[]>([]);
 
   // The engine.
   engine = $state<'loading' | 'ready' | 'failed'>('loading');
@@ -50,13 +68,20 @@ export class Session {
   /** The position a link asked for, applied after the next recording. */
   private restorePosition: Position | null = null;
 
+  /** A what-if message (a bad edit, condition or watch), shown as an alert until the next action. */
+  whatIfError = $state<string | null>(null);
+  /** The edits the current recording was made with. */
+  edits = $state.raw<readonly Edit[]>([]);
+  /** The watch expressions the current recording was made with (event.watch follows them). */
+  private recordedWatch = $state.raw<string[]>([]);
+
   /** A transient note next to the Share button. */
   shareNote = $state('');
 
   /** Told of every move (the neural engine follows the debugger through this). */
   onDebugger: ((ev: DebuggerEvent) => void) | null = null;
 
-  private nav: Navigator | null = null;
+  private debug: DebugSession | null = null;
   private visited: Position[] = [];
   private client: EngineClient | null = null;
   private lastHash = '';
@@ -72,6 +97,18 @@ export class Session {
     this.recording ? changedLocals(this.recording, this.position, this.compareWith) : new Set(),
   );
   readonly canAct = $derived(this.engine === 'ready' && !this.busy && !this.sharedPending);
+
+  /** The watch rows at the current stop. */
+  readonly watchRows = $derived.by<WatchRow[]>(() => {
+    const rec = this.recording;
+    const pos = this.position;
+    const e = rec && pos >= 0 && pos < rec.events.length ? rec.events[pos]! : null;
+    return this.watches.map((w) => {
+      if (w.error) return { expr: w.expr, real: { error: w.error } };
+      const i = this.recordedWatch.indexOf(w.expr);
+      return { expr: w.expr, real: e && i >= 0 ? (e.watch?.[i] ?? null) : null };
+    });
+  });
   readonly lastPosition = $derived(this.recording ? this.recording.events.length : 0);
 
   readonly syntaxMarker = $derived.by<SyntaxMarker | null>(() => {
@@ -106,7 +143,22 @@ export class Session {
         : null;
     if (this.engine !== 'ready' || this.busy || this.sharedPending || !this.recording) return isolation;
     if (this.dirty) return 'The code or the call changed: the next action runs the program again.';
-    return (this.position < this.recording.events.length ? abnormalEnd(this.recording) : null) ?? isolation;
+    return (this.position < this.recording.events.length ? abnormalEnd(this.recording) : null) ?? this.editsNote ?? this.conditionNote ?? isolation;
+  });
+
+  /** The edits in force, in words. */
+  private readonly editsNote = $derived.by<string | null>(() => {
+    if (this.edits.length === 0) return null;
+    const list = this.edits.map((e) => `${e.name} = ${e.expr}`).join(', ');
+    return `What if: ${list} (step back before the edit to undo it).`;
+  });
+
+  /** A condition that raised where the debugger stopped (bdb stops then, and so does ndb). */
+  private readonly conditionNote = $derived.by<string | null>(() => {
+    const rec = this.recording;
+    const e = rec && this.position >= 0 ? rec.events[this.position] : undefined;
+    if (!e?.hit_error || !this.breakpoints.includes(e.line)) return null;
+    return `The condition of the breakpoint at line ${e.line} raised ${e.hit_error}: stopped here, as pdb does.`;
   });
 
   readonly statusKind = $derived.by<'info' | 'error' | 'done'>(() => {
@@ -148,6 +200,7 @@ export class Session {
     this.source = ex.source;
     this.call = ex.call;
     this.breakpoints = [];
+    this.conditions = {};
     this.sharedPending = false;
     this.error = null;
     this.scheduleHash();
@@ -170,6 +223,7 @@ export class Session {
     this.breakpoints = this.breakpoints.includes(line)
       ? this.breakpoints.filter((l) => l !== line)
       : [...this.breakpoints, line].sort((a, b) => a - b);
+    this.dropStaleConditions();
     this.scheduleHash();
   }
 
@@ -178,25 +232,244 @@ export class Session {
     const next = [...new Set(lines)].sort((a, b) => a - b);
     if (next.join(',') === this.breakpoints.join(',')) return;
     this.breakpoints = next;
+    this.dropStaleConditions();
     this.scheduleHash();
+  }
+
+  /** A removed breakpoint takes its condition with it. */
+  private dropStaleConditions(): void {
+    const lines = Object.keys(this.conditions).map(Number);
+    if (lines.every((l) => this.breakpoints.includes(l))) return;
+    const next: Record<number, BreakCondition> = {};
+    for (const l of lines) if (this.breakpoints.includes(l)) next[l] = this.conditions[l]!;
+    for (const l of lines) if (!this.breakpoints.includes(l)) this.debug?.navigator.setCondition(l, undefined);
+    this.conditions = next;
   }
 
   /** A toolbar button, a key or the editor's "Run to line". */
   async run(command: Command): Promise<void> {
     if (!this.canAct) return;
-    if (command.kind === 'restart' || this.dirty || !this.nav) {
+    this.whatIfError = null;
+    if (command.kind === 'restart' || this.dirty || !this.debug) {
       const ok = await this.record();
       if (!ok) return;
       // A fresh recording stands at its first event; Continue (and Run to line) then go on.
       if (command.kind !== 'continue' && command.kind !== 'breakpoint') return;
     }
-    const nav = this.nav;
-    if (!nav) return;
-    // Breakpoints set while stopped behave as pdb's `break`: see Navigator.addBreakpoint.
+    const debug = this.debug;
+    if (!debug) return;
+    this.syncBreakpoints(debug);
+    // Stepping back to before an edit returns to the recording it was made in.
+    const pos = debug.apply(command);
+    this.adopt(debug);
+    this.moveTo(pos);
+    if (this.recording) this.onDebugger?.({ kind: 'action', recording: this.recording, action: command, position: this.position, breakpoints: [...this.breakpoints] });
+  }
+
+  /** Breakpoints set while stopped behave as pdb's `break`: see Navigator.addBreakpoint. */
+  private syncBreakpoints(debug: DebugSession): void {
+    const nav = debug.navigator;
     for (const line of [...nav.breakpoints]) if (!this.breakpoints.includes(line)) nav.removeBreakpoint(line);
     for (const line of this.breakpoints) if (!nav.breakpoints.has(line)) nav.addBreakpoint(line);
-    this.moveTo(nav.apply(command));
-    if (this.recording) this.onDebugger?.({ kind: 'action', recording: this.recording, action: command, position: this.position, breakpoints: [...this.breakpoints] });
+  }
+
+  /** Takes the debug session's recording (it changes with edits and with stepping back across one). */
+  private adopt(debug: DebugSession): void {
+    if (debug.recording !== this.recording) this.recording = debug.recording;
+    if (debug.history.edits !== this.edits) this.edits = debug.history.edits;
+  }
+
+  /** What-if: `name = expr` at the current stop. The program runs again with the assignment made
+   * in the live frame; a bad edit leaves the session as it was, with a message. */
+  async edit(name: string, expr: string): Promise<boolean> {
+    const debug = this.debug;
+    if (!this.canAct || !debug || !this.recording) return false;
+    this.whatIfError = null;
+    if (this.dirty) {
+      this.whatIfError = 'The code or the call changed since the program ran: press Restart before editing a value.';
+      return false;
+    }
+    this.busy = true;
+    try {
+      await debug.edit(name, expr, (edits) => this.rerun(edits));
+      this.adopt(debug);
+      this.moveTo(debug.position);
+      this.onDebugger?.({ kind: 'edit', recording: debug.recording, position: this.position, breakpoints: [...this.breakpoints] });
+      return true;
+    } catch (err) {
+      this.failWhatIf('The edit could not be made', err);
+      return false;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** An attempt to edit where nothing can be edited (the entry, the exit, a return value). */
+  cannotEdit(reason: string): void {
+    this.whatIfError = `The edit could not be made: ${reason}`;
+  }
+
+  /** Sets (or with an empty condition and a hit count ≤ 1, clears) a breakpoint's condition; the
+   * program runs again so that the recording knows where it holds. False (with a message) when
+   * the condition is not a Python expression. */
+  async setCondition(line: number, condition: BreakCondition | undefined): Promise<boolean> {
+    if (this.busy || this.sharedPending) return false;
+    return this.whileBusy(() => this.applyCondition(line, condition));
+  }
+
+  private async applyCondition(line: number, condition: BreakCondition | undefined): Promise<boolean> {
+    this.whatIfError = null;
+    const text = condition?.condition?.trim() ?? '';
+    const hitCount = condition?.hitCount !== undefined && Number.isFinite(condition.hitCount) ? Math.max(1, Math.floor(condition.hitCount)) : 1;
+    const next: BreakCondition | undefined = text || hitCount > 1 ? { ...(text ? { condition: text } : {}), ...(hitCount > 1 ? { hitCount } : {}) } : undefined;
+    if (text) {
+      const bad = await this.syntaxError(text);
+      if (bad) {
+        this.whatIfError = `The condition \`${text}\` is not a Python expression: ${bad}`;
+        return false;
+      }
+    }
+    const conditions = { ...this.conditions };
+    if (next) conditions[line] = next;
+    else delete conditions[line];
+    if (next && !this.breakpoints.includes(line)) {
+      this.breakpoints = [...this.breakpoints, line].sort((a, b) => a - b);
+      this.scheduleHash();
+    }
+    const debug = this.debug;
+    const before = this.conditions;
+    this.conditions = conditions;
+    if (!debug || this.dirty || this.engine !== 'ready') return true;
+    const old = debug.navigator.conditionOf(line);
+    debug.navigator.setCondition(line, next);
+    const ok = await this.rerecord(debug, 'The condition could not be set');
+    if (!ok) {
+      debug.navigator.setCondition(line, old);
+      this.conditions = before;
+    }
+    return ok;
+  }
+
+  /** Adds a watch expression; the program runs again to evaluate it at every stop. */
+  async addWatch(expr: string): Promise<boolean> {
+    const text = expr.trim();
+    if (!text || this.busy || this.sharedPending) return false;
+    return this.whileBusy(() => this.addWatchNow(text));
+  }
+
+  private async addWatchNow(text: string): Promise<boolean> {
+    this.whatIfError = null;
+    if (this.watches.some((w) => w.expr === text)) {
+      this.whatIfError = `\`${text}\` is watched already.`;
+      return false;
+    }
+    const bad = await this.syntaxError(text);
+    if (bad) {
+      // Kept in the list with its error, left out of the runs.
+      this.watches = [...this.watches, { expr: text, error: `SyntaxError: ${bad}` }];
+      return true;
+    }
+    const before = this.watches;
+    this.watches = [...this.watches, { expr: text }];
+    const debug = this.debug;
+    if (!debug || this.dirty || this.engine !== 'ready') return true;
+    const ok = await this.rerecord(debug, 'The watch expression could not be added');
+    if (!ok) this.watches = before;
+    return ok;
+  }
+
+  async removeWatch(expr: string): Promise<void> {
+    if (this.busy || this.sharedPending) return;
+    await this.whileBusy(() => this.removeWatchNow(expr));
+  }
+
+  private async removeWatchNow(expr: string): Promise<void> {
+    const item = this.watches.find((w) => w.expr === expr);
+    if (!item) return;
+    this.whatIfError = null;
+    this.watches = this.watches.filter((w) => w !== item);
+    const debug = this.debug;
+    if (item.error || !debug || this.dirty || this.engine !== 'ready') return;
+    await this.rerecord(debug, 'The watch expression could not be removed');
+  }
+
+  /** What a watch expression gives on a model's predicted locals (values.py). */
+  async evaluateOnLocals(expr: string, locals: Record<string, string>): Promise<EvaluationResult> {
+    if (!this.client || this.engine !== 'ready') return { unknown: 'the Python engine is not ready' };
+    return this.client.evaluate(expr, locals);
+  }
+
+  /** The SyntaxError message when `expr` is not a Python expression, else null. */
+  private async syntaxError(expr: string): Promise<string | null> {
+    if (!this.client || this.engine !== 'ready') return null;
+    try {
+      const r = await this.client.evaluate(expr, {});
+      return 'error' in r && r.error.startsWith('SyntaxError') ? r.error.replace(/^SyntaxError:\s*/, '') : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Runs `task` with the busy state on (the toolbar waits; e2e tests wait for it too). */
+  private async whileBusy<T>(task: () => Promise<T>): Promise<T> {
+    this.busy = true;
+    try {
+      return await task();
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Records the program again with the current edits, conditions and watches, at the same stop
+   * (the caller holds the busy state). */
+  private async rerecord(debug: DebugSession, what: string): Promise<boolean> {
+    try {
+      await debug.rerecord(async (edits) => {
+        const rec = await this.rerun(edits);
+        if (rec.exit.status === 'edit_error') throw new EditError(rec.exit.message ?? 'the program could not run with it');
+        return rec;
+      });
+      this.adopt(debug);
+      this.position = debug.position;
+      this.onDebugger?.({ kind: 'rerecorded', recording: debug.recording });
+      return true;
+    } catch (err) {
+      this.failWhatIf(what, err);
+      return false;
+    }
+  }
+
+  /** The program again, with these edits and the session's conditions and watches. */
+  private async rerun(edits: readonly Edit[]): Promise<Recording> {
+    const client = this.client;
+    if (!client) throw new EngineError('The Python engine is not loaded.', 'engine');
+    const watch = this.validWatches();
+    const rec = await client.record(this.recordedSource ?? this.source, this.recordedCall ?? this.call, {
+      ...RECORD_OPTIONS,
+      edits,
+      conditions: this.conditionTexts(),
+      watch,
+    });
+    if (rec.exit.status !== 'edit_error') this.recordedWatch = watch;
+    return rec;
+  }
+
+  private validWatches(): string[] {
+    return this.watches.filter((w) => !w.error).map((w) => w.expr);
+  }
+
+  /** Breakpoint conditions for the tracer: line → Python expression. */
+  private conditionTexts(): Record<number, string> {
+    const out: Record<number, string> = {};
+    for (const [line, c] of Object.entries(this.conditions)) if (c.condition) out[Number(line)] = c.condition;
+    return out;
+  }
+
+  private failWhatIf(what: string, err: unknown): void {
+    const message = err instanceof Error ? err.message : String(err);
+    this.whatIfError = `${what}: ${message}`;
+    // The worker is being replaced: the buttons wait for the new one.
+    if (err instanceof EngineError && err.kind === 'stopped') this.engine = 'loading';
   }
 
   /** Runs the recorded program with another call (Guess inputs), leaving the debugger as it is. */
@@ -207,9 +480,11 @@ export class Session {
 
   /** The timeline: any position, as if stepped there. */
   jump(pos: Position): void {
-    if (!this.nav || this.busy) return;
-    this.nav.jump(pos);
-    this.moveTo(this.nav.position);
+    if (!this.debug || this.busy) return;
+    this.whatIfError = null;
+    this.debug.jump(pos);
+    this.adopt(this.debug);
+    this.moveTo(this.debug.position);
     this.emitJump();
   }
 
@@ -256,19 +531,25 @@ export class Session {
     this.busy = true;
     this.error = null;
     try {
-      const rec = await client.record(source, call, { ...RECORD_OPTIONS });
+      const watch = this.validWatches();
+      const rec = await client.record(source, call, { ...RECORD_OPTIONS, conditions: this.conditionTexts(), watch });
       this.recordedSource = source;
       this.recordedCall = call;
-      this.nav = new Navigator(rec, this.breakpoints);
+      this.recordedWatch = watch;
+      const conditions = new Map<number, BreakCondition>();
+      for (const [line, c] of Object.entries(this.conditions)) conditions.set(Number(line), c);
+      this.debug = new DebugSession(rec, this.breakpoints, conditions);
+      this.edits = [];
       this.visited = [];
       this.compareWith = -2;
       this.recording = rec;
-      this.moveTo(this.nav.position);
+      this.moveTo(this.debug.position);
       this.onDebugger?.({ kind: 'recorded', recording: rec, position: this.position, breakpoints: [...this.breakpoints] });
       return true;
     } catch (err) {
       this.recording = null;
-      this.nav = null;
+      this.debug = null;
+      this.edits = [];
       this.recordedSource = null;
       this.onDebugger?.({ kind: 'cleared' });
       this.error =
@@ -308,12 +589,15 @@ export class Session {
     this.source = shared.source;
     this.call = shared.call;
     this.breakpoints = shared.breakpoints;
+    this.conditions = {};
     this.exampleId = EXAMPLES.find((e) => e.source === shared.source && e.call === shared.call)?.id ?? '';
     this.restorePosition = shared.position;
     this.recording = null;
-    this.nav = null;
+    this.debug = null;
+    this.edits = [];
     this.recordedSource = null;
     this.error = null;
+    this.whatIfError = null;
     // A gallery example, call included, is the app's own code: it may run without asking.
     this.sharedPending = this.exampleId === '';
     if (!this.sharedPending && this.engine === 'ready') void this.recordAndRestore();
@@ -325,9 +609,9 @@ export class Session {
     const ok = await this.record();
     const pos = this.restorePosition;
     this.restorePosition = null;
-    if (ok && this.nav && pos !== null) {
-      this.nav.jump(pos);
-      this.moveTo(this.nav.position);
+    if (ok && this.debug && pos !== null) {
+      this.debug.jump(pos);
+      this.moveTo(this.debug.position);
       this.emitJump();
     }
   }
