@@ -7,7 +7,10 @@ from pathlib import Path
 
 
 def plot_losses(log_path: Path, svg_path: Path, width: int = 640, height: int = 320) -> None:
-    rows = [json.loads(line) for line in log_path.read_text().splitlines() if line.strip()]
+    logged = [json.loads(line) for line in log_path.read_text().splitlines() if line.strip()]
+    # A resumed run logs the steps after its last checkpoint again: the latest entry of a step wins.
+    rows = list({r["step"]: r for r in logged}.values())
+    rows.sort(key=lambda r: r["step"])
     series = {
         "train": [(r["step"], r["loss"]) for r in rows if "loss" in r],
         "val": [(r["step"], r["val_loss"]) for r in rows if "val_loss" in r],
