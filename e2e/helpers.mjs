@@ -206,10 +206,16 @@ export async function clickLine(page, line, button = 'left') {
 }
 
 async function lineBox(page, line) {
-  const num = page.locator('.monaco-editor .line-numbers').filter({ hasText: new RegExp(`^\\s*${line}\\s*$`) });
-  const box = await num.first().boundingBox();
-  if (!box) throw new Error(`line ${line} is not visible`);
-  return box;
+  const num = page.locator('.monaco-editor .line-numbers').filter({ hasText: new RegExp(`^\\s*${line}\\s*$`) }).first();
+  // Monaco re-renders its lines when the model changes (an example, a link): a number found a
+  // moment ago may be gone; wait for one that stays.
+  for (let attempt = 0; attempt < 20; attempt++) {
+    await num.waitFor({ state: 'visible', timeout: STEP_TIMEOUT }).catch(() => undefined);
+    const box = await num.boundingBox().catch(() => null);
+    if (box) return box;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`line ${line} is not visible`);
 }
 
 /** The line numbers that carry a breakpoint dot. */

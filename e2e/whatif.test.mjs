@@ -306,6 +306,31 @@ describe('what-if debugging', () => {
     assert.equal((await watches())['s + n'].real, '—');
   });
 
+  it('a share link carries breakpoint conditions and watch expressions', async () => {
+    const dialog = await setCondition(4, { condition: 'n == 1', hitCount: 2 });
+    await dialog.waitFor({ state: 'detached', timeout: STEP_TIMEOUT });
+    await idle(page);
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await page.getByText('Link copied').waitFor();
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    assert.match(link, /&cond=[^&]+&watch=/);
+
+    const other = await browser.context.newPage();
+    const otherErrors = watchErrors(other);
+    await other.goto(link);
+    await other.locator('main[data-engine="ready"]').waitFor({ timeout: LOAD_TIMEOUT });
+    await idle(other);
+    await other.locator('.monaco-editor .ndb-breakpoint.ndb-breakpoint-conditional').waitFor({ timeout: STEP_TIMEOUT });
+    await press(other, 'Restart');
+    await press(other, 'Continue');
+    // n == 1 holds at the 2nd and 4th items of [3, 1, 4, 1, 5]: the hit count skips the first.
+    assert.deepEqual((await variables(other)).values, { numbers: '[3, 1, 4, 1, 5]', s: '8', n: '1' });
+    const watched = other.locator('section[aria-label="Watch"] tr[data-expr="s + n"] td.real');
+    assert.equal((await watched.textContent())?.trim(), '9');
+    assert.deepEqual(otherErrors, []);
+    await other.close();
+  });
+
   it('logged no errors', () => {
     assert.deepEqual(errors, []);
   });

@@ -314,7 +314,9 @@ export class Session {
    * the condition is not a Python expression. */
   async setCondition(line: number, condition: BreakCondition | undefined): Promise<boolean> {
     if (this.busy || this.sharedPending) return false;
-    return this.whileBusy(() => this.applyCondition(line, condition));
+    const ok = await this.whileBusy(() => this.applyCondition(line, condition));
+    this.scheduleHash();
+    return ok;
   }
 
   private async applyCondition(line: number, condition: BreakCondition | undefined): Promise<boolean> {
@@ -354,7 +356,9 @@ export class Session {
   async addWatch(expr: string): Promise<boolean> {
     const text = expr.trim();
     if (!text || this.busy || this.sharedPending) return false;
-    return this.whileBusy(() => this.addWatchNow(text));
+    const ok = await this.whileBusy(() => this.addWatchNow(text));
+    this.scheduleHash();
+    return ok;
   }
 
   private async addWatchNow(text: string): Promise<boolean> {
@@ -381,6 +385,7 @@ export class Session {
   async removeWatch(expr: string): Promise<void> {
     if (this.busy || this.sharedPending) return;
     await this.whileBusy(() => this.removeWatchNow(expr));
+    this.scheduleHash();
   }
 
   private async removeWatchNow(expr: string): Promise<void> {
@@ -589,7 +594,8 @@ export class Session {
     this.source = shared.source;
     this.call = shared.call;
     this.breakpoints = shared.breakpoints;
-    this.conditions = {};
+    this.conditions = shared.conditions;
+    this.watches = shared.watches.map((expr) => ({ expr }));
     this.exampleId = EXAMPLES.find((e) => e.source === shared.source && e.call === shared.call)?.id ?? '';
     this.restorePosition = shared.position;
     this.recording = null;
@@ -606,6 +612,7 @@ export class Session {
 
   /** Records, then goes to the position that came with a link (if any). */
   private async recordAndRestore(): Promise<void> {
+    await this.checkLinkedExpressions();
     const ok = await this.record();
     const pos = this.restorePosition;
     this.restorePosition = null;
@@ -614,6 +621,28 @@ export class Session {
       this.moveTo(this.debug.position);
       this.emitJump();
     }
+  }
+
+  /** Conditions and watches that came by link are checked before they run: a condition that is
+   * not a Python expression is dropped (with a message), such a watch keeps its error. */
+  private async checkLinkedExpressions(): Promise<void> {
+    const dropped: string[] = [];
+    const conditions = { ...this.conditions };
+    for (const [line, c] of Object.entries(conditions)) {
+      const bad = c.condition ? await this.syntaxError(c.condition) : null;
+      if (bad) {
+        delete conditions[Number(line)];
+        dropped.push(`line ${line} (${bad})`);
+      }
+    }
+    this.conditions = conditions;
+    const watches: WatchItem[] = [];
+    for (const w of this.watches) {
+      const bad = w.error ? null : await this.syntaxError(w.expr);
+      watches.push(bad ? { expr: w.expr, error: `SyntaxError: ${bad}` } : w);
+    }
+    this.watches = watches;
+    if (dropped.length > 0) this.whatIfError = `Breakpoint conditions that are not Python expressions were dropped: ${dropped.join(', ')}`;
   }
 
   private scheduleHash(delay = 400): void {
@@ -631,6 +660,8 @@ export class Session {
       call: this.call,
       breakpoints: [...this.breakpoints],
       position: this.dirty ? 0 : this.position,
+      conditions: this.conditions,
+      watches: this.watches.map((w) => w.expr),
     });
     if (seq !== this.hashSeq || hash === location.hash) return;
     this.lastHash = hash;
