@@ -204,3 +204,20 @@ function round(x: number, digits = 1): number {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
 }
+
+/** Several runs of the same bench, summarised by the median of each number (these machines are
+ * noisy: one run's ratio can move by ±0.15). */
+export function medianResult(runs: readonly BenchResult[]): BenchResult & { runs: number } {
+  const first = runs[0];
+  if (!first) throw new Error('no bench runs');
+  const median = (key: keyof BenchResult): number => {
+    const xs = runs.map((r) => r[key] as number).sort((a, b) => a - b);
+    const mid = xs.length >> 1;
+    return xs.length % 2 ? xs[mid]! : round((xs[mid - 1]! + xs[mid]!) / 2, 3);
+  };
+  const out = { ...first, runs: runs.length };
+  for (const key of Object.keys(first) as Array<keyof BenchResult>) {
+    if (typeof first[key] === 'number') (out as Record<string, unknown>)[key] = median(key);
+  }
+  return out;
+}

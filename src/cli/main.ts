@@ -20,7 +20,7 @@ Usage:
                    [--limit N] [--model DIR] [--dtype D] --json
   ndb eval variants FILE.jsonl [--model DIR] [--dtype fp32,int8,q4] [--limit N]
   ndb format --trace TRACE.jsonl --actions a1,a2,…
-  ndb bench [--model DIR] [--dtype D] [--programs N] [--max-new-tokens N] [--json]
+  ndb bench [--model DIR] [--dtype D] [--programs N] [--max-new-tokens N] [--runs N] [--json]
 
 Engines: real (Pyodide), neural (the model goes on from its own predictions),
          both (one-step predictions beside the real state: {real, neural, match}).
@@ -236,7 +236,7 @@ function stateText(s: DebugState): string {
 }
 
 async function benchCommand(args: ParsedArgs, out: Out): Promise<number> {
-  checkKnown(args, ['json', 'model', 'dtype', 'programs', 'max-new-tokens']);
+  checkKnown(args, ['json', 'model', 'dtype', 'programs', 'max-new-tokens', 'runs']);
   if (args.positionals.length > 0) throw new UsageError('bench takes no FILE');
   const count = (name: string): number | undefined => {
     const text = stringOption(args, name);
@@ -246,16 +246,23 @@ async function benchCommand(args: ParsedArgs, out: Out): Promise<number> {
     return n;
   };
   const neural = await import('./neural');
-  const { runBench } = await import('./bench');
+  const { medianResult, runBench } = await import('./bench');
   const model = await neural.modelFromArgs(args);
   const json = args.options.has('json');
-  const result = await runBench(model, {
-    programs: count('programs'),
-    maxNewTokens: count('max-new-tokens'),
-    onState: (line) => {
-      if (json) out(JSON.stringify(line));
-    },
-  });
+  const runs = [];
+  for (let i = 0; i < (count('runs') ?? 1); i++) {
+    runs.push(
+      await runBench(model, {
+        programs: count('programs'),
+        maxNewTokens: count('max-new-tokens'),
+        onState: (line) => {
+          if (json) out(JSON.stringify(line));
+        },
+      }),
+    );
+  }
+  if (json && runs.length > 1) for (const r of runs) out(JSON.stringify({ run: r }));
+  const result = runs.length > 1 ? medianResult(runs) : runs[0]!;
   out(
     json
       ? JSON.stringify(result)
