@@ -95,9 +95,12 @@ export class EditHistory {
   }
 
   /** Records every layer again (new breakpoint conditions or watch expressions): `record` gets
-   * each layer's edits. */
+   * each layer's edits; if it throws for one, no layer changes. */
   async rerecordAll(record: (edits: readonly Edit[]) => Recording | Promise<Recording>): Promise<void> {
-    for (const layer of this.layers) layer.recording = await record(layer.edits);
+    // All or nothing: a re-run that throws leaves every layer as it was.
+    const recordings: Recording[] = [];
+    for (const layer of this.layers) recordings.push(await record(layer.edits));
+    this.layers.forEach((layer, i) => (layer.recording = recordings[i]!));
   }
 }
 

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { formatStep, parseStepList, type Action, type Step } from '../core/actions';
 import { DebugSession } from '../core/debugSession';
 import type { BreakCondition } from '../core/navigator';
-import { EditError } from '../core/whatIf';
+import { EditError, type Edit } from '../core/whatIf';
 import { debugStates, ProgramError, rerunWith } from '../cli/session';
 import { loadNodeEngine } from './node';
 import type { RealEngine } from './realEngine';
@@ -188,6 +188,31 @@ describe('bad edits', () => {
     expect(session.state).toMatchObject({ line: 4, locals: { total: '0' } });
     session.apply({ kind: 'step_return' });
     expect(session.state).toMatchObject({ event: 'return', value: '6' });
+  });
+
+  it('records every edit layer again, or none when a re-run fails', async () => {
+    const rec = engine.record(source, 'f(4)');
+    const withWatch = (edits: readonly Edit[]) => engine.record(source, 'f(4)', { edits, watch: ['total * 2'] });
+    const session = new DebugSession(rec, []);
+    session.apply({ kind: 'breakpoint', line: 4 });
+    await session.edit('total', '100', rerunWith(engine, rec));
+    // The base run is re-recorded first, the edited one second: the second fails.
+    let calls = 0;
+    const failing = (edits: readonly Edit[]) => {
+      if (++calls === 2) throw new Error('the second re-run fails');
+      return withWatch(edits);
+    };
+    await expect(session.rerecord(failing)).rejects.toThrow('the second re-run fails');
+    expect(session.recording.events[session.position]!.watch).toBeUndefined();
+    session.apply({ kind: 'inv_step_into' }); // back to the run before the edit: unchanged too
+    expect(session.recording.events[session.position]!.watch).toBeUndefined();
+    session.apply({ kind: 'step_into' });
+    await session.edit('total', '100', rerunWith(engine, rec));
+    await session.rerecord(withWatch);
+    expect(session.state).toMatchObject({ locals: { total: '100' } });
+    expect(session.recording.events[session.position]!.watch).toEqual([{ value: '200' }]);
+    session.apply({ kind: 'inv_step_into' });
+    expect(session.recording.events[session.position]!.watch).toEqual([{ value: '0' }]);
   });
 
   it('splits set: values with commas inside brackets and strings', () => {

@@ -8,7 +8,7 @@ import type { BreakCondition } from '../core/navigator';
 import { changedLocals, stackAt, stateAt, type DebugState, type StackFrame } from '../core/state';
 import type { Position, Recording, WatchValue } from '../core/trace';
 import { EditError, type Edit } from '../core/whatIf';
-import { EngineClient, EngineError, type EngineInfo, type EvaluationResult } from '../runtime/client';
+import { EngineClient, EngineError, type EngineInfo, type EvaluationResult, type RecordOptions } from '../runtime/client';
 import { EXAMPLES, type Example } from './examples';
 import type { DebuggerEvent } from './neural.svelte';
 import { decodeHash, encodeHash } from './shareLink';
@@ -448,26 +448,19 @@ export class Session {
   private async rerun(edits: readonly Edit[]): Promise<Recording> {
     const client = this.client;
     if (!client) throw new EngineError('The Python engine is not loaded.', 'engine');
-    const watch = this.validWatches();
-    const rec = await client.record(this.recordedSource ?? this.source, this.recordedCall ?? this.call, {
-      ...RECORD_OPTIONS,
-      edits,
-      conditions: this.conditionTexts(),
-      watch,
-    });
+    const { options, watch } = this.recordOptions(edits);
+    const rec = await client.record(this.recordedSource ?? this.source, this.recordedCall ?? this.call, options);
     if (rec.exit.status !== 'edit_error') this.recordedWatch = watch;
     return rec;
   }
 
-  private validWatches(): string[] {
-    return this.watches.filter((w) => !w.error).map((w) => w.expr);
-  }
-
-  /** Breakpoint conditions for the tracer: line → Python expression. */
-  private conditionTexts(): Record<number, string> {
-    const out: Record<number, string> = {};
-    for (const [line, c] of Object.entries(this.conditions)) if (c.condition) out[Number(line)] = c.condition;
-    return out;
+  /** What every run gets: the limits, the edits, the breakpoint conditions (line → Python
+   * expression) and the watch expressions that parse (event.watch follows their order). */
+  private recordOptions(edits: readonly Edit[]): { options: RecordOptions; watch: string[] } {
+    const conditions: Record<number, string> = {};
+    for (const [line, c] of Object.entries(this.conditions)) if (c.condition) conditions[Number(line)] = c.condition;
+    const watch = this.watches.filter((w) => !w.error).map((w) => w.expr);
+    return { options: { ...RECORD_OPTIONS, edits, conditions, watch }, watch };
   }
 
   private failWhatIf(what: string, err: unknown): void {
@@ -536,8 +529,8 @@ export class Session {
     this.busy = true;
     this.error = null;
     try {
-      const watch = this.validWatches();
-      const rec = await client.record(source, call, { ...RECORD_OPTIONS, conditions: this.conditionTexts(), watch });
+      const { options, watch } = this.recordOptions([]);
+      const rec = await client.record(source, call, options);
       this.recordedSource = source;
       this.recordedCall = call;
       this.recordedWatch = watch;
