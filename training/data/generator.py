@@ -19,6 +19,7 @@ import sys
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Iterator
 
+from .method_chains import method_chain
 from .values import rand_value, source_of
 
 
@@ -443,11 +444,18 @@ def fam_validate(g: G) -> Func:
     return Func(g.func_name(), [(xs, "list_int")], body, "raises")
 
 
+def fam_method_chain(g: G) -> Func:
+    """One builtin per line over str, list, dict and int values (see method_chains.py)."""
+    params, body = method_chain(g)
+    return Func(g.func_name(), params, body, "method_chain")
+
+
 FAMILIES: list[tuple[Callable[[G], Func], float]] = [
     (fam_accumulate, 1.0), (fam_count_chars, 0.6), (fam_build_string, 0.7), (fam_frequency, 0.8),
     (fam_comprehension, 0.9), (fam_while, 0.8), (fam_slicing, 0.9), (fam_string_methods, 0.9),
     (fam_list_methods, 0.8), (fam_recursion, 1.0), (fam_early_return, 0.8), (fam_try_except, 1.0),
     (fam_tuples, 0.7), (fam_nested_loops, 0.6), (fam_sets, 0.5), (fam_dict_ops, 0.6), (fam_sorting, 0.5), (fam_validate, 0.6),
+    (fam_method_chain, 2.5),
 ]  # fmt: skip
 
 

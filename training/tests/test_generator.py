@@ -7,6 +7,7 @@ import ast
 import collections
 import json
 import random
+import re
 from pathlib import Path
 
 from training.data import generator as gen
@@ -98,3 +99,18 @@ def test_stored_generated_recordings_are_python_314_traces() -> None:
         assert rec["events"][0]["event"] == "call" and rec["events"][0]["depth"] == 0
         status, _ = _run(rec["source"], rec["call"])
         assert (rec["exit"]["status"] == "normal") == (status == "ok")
+
+
+def test_method_chains_cover_the_builtin_api_and_run() -> None:
+    progs = [p for p in gen.generate(8, 2000) if p.family == "method_chain"]
+    assert len(progs) > 200
+    text = "\n".join(p.source for p in progs)
+    methods = {m for m in re.findall(r"\.([a-z]+)\(", text)}
+    for m in ["center", "zfill", "partition", "removeprefix", "translate", "rsplit", "setdefault", "popitem", "insert", "extend", "swapcase"]:
+        assert m in methods, m
+    assert len(methods) >= 45
+    outcomes = collections.Counter(_run(p.source, p.call) for p in progs)
+    ok = sum(n for (status, _), n in outcomes.items() if status == "ok")
+    assert ok > 0.85 * len(progs)
+    # only the exceptions a wrong guess about the data can raise (index/remove of a missing item)
+    assert {err for (status, err) in outcomes if status == "raised"} <= {"ValueError"}
