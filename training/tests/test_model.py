@@ -62,6 +62,17 @@ def test_training_lowers_the_loss_and_resumes(tmp_path: Path) -> None:
     assert torch.load(ckpt)["step"] == 35
 
 
+def test_validation_loss_is_measured_on_the_same_batches(tmp_path: Path) -> None:
+    """With a learning rate of 0 the weights never change, so every val-loss point must be equal."""
+    source = counting_data(tmp_path / "data")
+    config = load_config(TINY)
+    config["train"].update(lr=0.0, min_lr=0.0, steps=12, log_every=3, eval_every=3, weight_decay=0.0)
+    train(config, source, tmp_path / "run")
+    log = [json.loads(line) for line in (tmp_path / "run" / "log.jsonl").read_text().splitlines()]
+    losses = [e["val_loss"] for e in log if "val_loss" in e]
+    assert len(losses) == 4 and max(losses) - min(losses) < 1e-6
+
+
 def test_export_has_the_transformers_js_inputs(tmp_path: Path) -> None:
     source = counting_data(tmp_path / "data")
     config = load_config(TINY)
