@@ -20,7 +20,9 @@ Each recording gives ``--per-program`` trajectories drawn with the data policy
 trajectory longer than ``--max-tokens`` loses its last steps (it still ends with ``<|trace_end|>``;
 one whose first state alone does not fit is cut), and is counted as truncated. Documents are
 separated by ``<|endoftext|>``. Programs whose hash falls in the generator's held-out split go to
-``val``. Duplicate programs (same normalized source) are skipped and counted.
+``val``. Duplicate programs (same normalized source) are skipped and counted. A share of programs
+(``--what-if-share``) also gives a what-if trajectory: a local changed at one of its stops, then
+actions over the run that goes on from the new value (``training/data/what_if.py``).
 
 Output: ``DIR/meta.json`` and ``DIR/{train,val}_NNN.bin`` (``write_shards`` layout, read by
 ``ShardSource``), ``DIR/tokenizer/`` (the tokenizer used; trained on the first programs when
@@ -48,6 +50,7 @@ import numpy as np
 
 from .data.generator import Program, generate_program, is_held_out
 from .data.trajectories import sample_trajectory
+from .data.what_if import draw_what_if
 from .format import TRACE_END
 from .tokenizer import NdbTokenizer, count_chunks, train_bpe
 
@@ -154,20 +157,21 @@ class TraceBackend:
                 pass
             self.proc = None
 
-    def record(self, source: str, call: str) -> tuple[Optional[dict], Optional[str]]:
-        """(recording, None) or (None, why it failed: "hard_stop" or the tracer's error)."""
+    def record(self, source: str, call: str, edits: Optional[list[dict[str, Any]]] = None) -> tuple[Optional[dict], Optional[str]]:
+        """(recording, None) or (None, why it failed: "hard_stop" or the tracer's error). ``edits``:
+        what-if assignments (tracer.record's ``edits``)."""
         if IN_PROCESS:
             from . import tracer
 
             try:
-                return tracer.record(source, call, max_events=self.max_events, time_limit=self.time_limit), None
+                return tracer.record(source, call, max_events=self.max_events, time_limit=self.time_limit, edits=edits), None
             except Exception as exc:  # noqa: BLE001
                 return None, f"tracer error: {exc}"
         fresh = self.proc is None or self.proc.poll() is not None
         if fresh:
             self._start()
         assert self.proc is not None and self.proc.stdin is not None
-        req = {"id": 0, "source": source, "call": call, "max_events": self.max_events, "time_limit": self.time_limit}
+        req = {"id": 0, "source": source, "call": call, "max_events": self.max_events, "time_limit": self.time_limit, "edits": edits or []}
         try:
             self.proc.stdin.write((json.dumps(req) + "\n").encode("utf-8"))
         except BrokenPipeError:
@@ -281,9 +285,16 @@ def _work(task: tuple[int, int, int, dict[str, Any]]) -> list[ProgramResult]:
         if not rec["events"]:
             continue  # nothing ran: no states to learn from (counted above)
         trng = random.Random(f"traj:{seed}:{i}")
-        for _ in range(opts["per_program"]):
-            spec = sample_trajectory(rec, trng)
-            traj = spec.render(rec)
+        specs = [(sample_trajectory(rec, trng), rec) for _ in range(opts["per_program"])]
+        # its own random stream, so that the other trajectories do not depend on the share
+        wrng = random.Random(f"whatif:{seed}:{i}")
+        forward = [spec for spec, _ in specs if spec.direction == "forward"]
+        if forward and wrng.random() < opts.get("what_if_share", 0.0):
+            drawn = draw_what_if(rec, forward[0], wrng, lambda edits: backend.record(p.source, p.call, edits)[0])
+            if drawn is not None:
+                specs.append((drawn[1], drawn[2]))
+        for spec, recording in specs:
+            traj = spec.render(recording)
             ids, ctx_len, states, kept, truncated = tokenize_trajectory(tok, traj, opts["max_tokens"])
             res.docs.append(np.asarray(ids, dtype=np.uint32))
             res.trajs.append(TrajStat(spec.direction, spec.policy, [a.kind for a in spec.actions[:kept]], len(ids),
@@ -441,7 +452,7 @@ def train_default_tokenizer(seed: int, out: Path, vocab_size: int, programs: int
 def build(tokens: int, out: Path, workers: int = 2, seed: int = 0, tokenizer: Optional[Path] = None,
           per_program: int = 2, max_tokens: int = 2048, stdlib_share: float = 0.25, shard_tokens: int = 1 << 22,
           task_size: int = 32, max_events: int = 2000, time_limit: float = 5.0, hard_timeout: float = 30.0,
-          vocab_size: int = 2048, quiet: bool = False) -> dict[str, Any]:
+          vocab_size: int = 2048, what_if_share: float = 0.1, quiet: bool = False) -> dict[str, Any]:
     started = time.time()
     out.mkdir(parents=True, exist_ok=True)
     backend_kw = {"max_events": max_events, "time_limit": time_limit, "hard_timeout": hard_timeout}
@@ -458,7 +469,7 @@ def build(tokens: int, out: Path, workers: int = 2, seed: int = 0, tokenizer: Op
         train_default_tokenizer(seed, tok_dir, vocab_size, 2000, 20000, stdlib_share, backend_kw)
     tok = NdbTokenizer.load(tok_dir)
     eot = tok.eot_id
-    opts = {"stdlib_share": stdlib_share, "per_program": per_program, "max_tokens": max_tokens}
+    opts = {"stdlib_share": stdlib_share, "per_program": per_program, "max_tokens": max_tokens, "what_if_share": what_if_share}
     stats = Stats()
     seen: set[int] = set()  # 64-bit prefixes of program ids
     writer = ShardWriter(out, tok.vocab_size, shard_tokens, eot)
@@ -510,7 +521,7 @@ def build(tokens: int, out: Path, workers: int = 2, seed: int = 0, tokenizer: Op
         "tokens_per_s": round(total / max(1e-9, time.time() - gen_started)), "vocab_size": tok.vocab_size,
         "tokenizer_s": round(gen_started - started, 1),
         "tracer": "in-process (Python %d.%d)" % sys.version_info[:2] if IN_PROCESS else "pyodide under node",
-        "options": {"per_program": per_program, "max_tokens": max_tokens, "stdlib_share": stdlib_share,
+        "options": {"per_program": per_program, "max_tokens": max_tokens, "stdlib_share": stdlib_share, "what_if_share": what_if_share,
                     "max_events": max_events, "time_limit": time_limit, "hard_timeout": hard_timeout},
         "shards": {split: len(names) for split, names in writer.files.items()},
     })
@@ -530,6 +541,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--per-program", type=int, default=2, help="trajectories drawn per recording")
     ap.add_argument("--max-tokens", type=int, default=2048, help="cap on a trajectory's tokens")
     ap.add_argument("--stdlib-share", type=float, default=0.25, help="share of programs from the standard library")
+    ap.add_argument("--what-if-share", type=float, default=0.1,
+                    help="share of programs that also give a what-if trajectory (a local edited at a stop)")
     ap.add_argument("--shard-tokens", type=int, default=1 << 22, help="tokens per shard file")
     ap.add_argument("--max-events", type=int, default=2000, help="the tracer's event budget")
     ap.add_argument("--time-limit", type=float, default=5.0, help="the tracer's time limit (s)")
@@ -540,7 +553,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         report = build(args.tokens, args.out, args.workers, args.seed, args.tokenizer, args.per_program,
                        args.max_tokens, args.stdlib_share, args.shard_tokens, max_events=args.max_events,
                        time_limit=args.time_limit, hard_timeout=args.hard_timeout, vocab_size=args.vocab_size,
-                       quiet=args.quiet)
+                       what_if_share=args.what_if_share, quiet=args.quiet)
     except RuntimeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

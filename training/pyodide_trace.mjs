@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Traces programs with the app's tracer in Pyodide (CPython 3.14) under Node, for machines whose
 // Python is older than 3.12 (DESIGN §3). Reads JSONL on stdin: {"id", "source", "call",
-// "max_events"?}; writes JSONL on stdout: {"id", "recording"} (the dict tracer.record returns) or
+// "max_events"?, "edits"?}; writes JSONL on stdout: {"id", "recording"} (the dict tracer.record returns) or
 // {"id", "error"}. One Pyodide for the whole stream (it takes seconds to load).
 //   node training/pyodide_trace.mjs < programs.jsonl > recordings.jsonl
 import { createInterface } from 'node:readline';
@@ -17,7 +17,7 @@ for await (const line of lines) {
   try {
     const req = JSON.parse(line);
     id = req.id ?? null;
-    const options = { maxEvents: req.max_events ?? 2000, maxRepr: req.max_repr ?? 1000, timeLimit: req.time_limit ?? 5 };
+    const options = { maxEvents: req.max_events ?? 2000, maxRepr: req.max_repr ?? 1000, timeLimit: req.time_limit ?? 5, edits: req.edits ?? [] };
     const recording = engine.record(String(req.source), String(req.call ?? ''), options);
     process.stdout.write(`${JSON.stringify({ id, recording })}\n`);
   } catch (err) {

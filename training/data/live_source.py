@@ -37,7 +37,7 @@ class LiveSourceError(RuntimeError):
 
 class LiveSource:
     def __init__(self, tokenizer_dir: Path, workers: int = 4, seed: int = 0, rank: int = 0, stdlib_share: float = 0.25,
-                 per_program: int = 2, max_tokens: int = 2048, buffer_tokens: int = 4_000_000, task_size: int = 16,
+                 per_program: int = 2, max_tokens: int = 2048, what_if_share: float = 0.1, buffer_tokens: int = 4_000_000, task_size: int = 16,
                  wait_timeout: float = 600.0, allow_node: bool = False) -> None:
         from .. import build_dataset as bd
 
@@ -50,7 +50,8 @@ class LiveSource:
         self.vocab_size = self.tok.vocab_size
         self.eot = self.tok.eot_id
         self.seed = f"{seed}-r{rank}"
-        self.opts = {"stdlib_share": stdlib_share, "per_program": per_program, "max_tokens": max_tokens}
+        self.opts = {"stdlib_share": stdlib_share, "per_program": per_program, "max_tokens": max_tokens,
+                     "what_if_share": what_if_share}
         self.task_size = task_size
         self.buffer_tokens = buffer_tokens
         self.wait_timeout = wait_timeout

@@ -85,13 +85,12 @@ def sample_trajectory(
     """Draws one trajectory over a recording (see the module docstring)."""
     n = len(rec["events"])
     policy = "mixed" if rng.random() < 0.5 else "steps"
-    weights = MIXED if policy == "mixed" else STEPS
     inverse = n > 0 and rng.random() < inverse_share
     if inverse:
         spec = TrajectorySpec("inverse", policy, _inverse_start(rec, rng))
-        weights = {INVERSE_OF[k]: w for k, w in weights.items() if k in INVERSE_OF}
     else:
         spec = TrajectorySpec("forward", policy, None)
+    weights = policy_weights(spec)
     if not inverse and policy == "mixed" and rng.random() < 0.3:
         lines = _code_lines(rec)
         if lines:
@@ -99,7 +98,23 @@ def sample_trajectory(
     nav = Navigator(rec, spec.breakpoints)
     if spec.start is not None:
         nav.jump(spec.start)
-    for _ in range(max_actions):
+    return extend_trajectory(spec, nav, rec, rng, weights, max_actions)
+
+
+def policy_weights(spec: TrajectorySpec) -> dict[str, float]:
+    weights = MIXED if spec.policy == "mixed" else STEPS
+    if spec.direction == "inverse":
+        return {INVERSE_OF[k]: w for k, w in weights.items() if k in INVERSE_OF}
+    return weights
+
+
+def extend_trajectory(
+    spec: TrajectorySpec, nav: Navigator, rec: dict[str, Any], rng: random.Random, weights: dict[str, float], max_actions: int
+) -> TrajectorySpec:
+    """Draws actions from ``nav``'s position until the run ends or ``spec`` has ``max_actions``."""
+    n = len(rec["events"])
+    inverse = spec.direction == "inverse"
+    while len(spec.actions) < max_actions:
         pos = nav.position
         if (not inverse and pos >= n) or (inverse and pos < 0):
             break

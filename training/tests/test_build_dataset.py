@@ -82,7 +82,7 @@ def test_a_tracer_that_does_not_answer_is_killed(tmp_path: Path) -> None:
 
 @needs_tracer
 def test_tiny_dataset_reads_back_and_is_deterministic(tmp_path: Path, tok_dir: Path) -> None:
-    kw = dict(tokens=4000, tokenizer=tok_dir, seed=3, stdlib_share=0.5, task_size=8, shard_tokens=1500, quiet=True)
+    kw = dict(tokens=4000, tokenizer=tok_dir, seed=3, stdlib_share=0.5, task_size=8, shard_tokens=1500, what_if_share=0.5, quiet=True)
     report = bd.build(out=tmp_path / "a", workers=2, **kw)
     again = bd.build(out=tmp_path / "b", workers=1, **kw)
     meta = json.loads((tmp_path / "a/meta.json").read_text())
@@ -118,7 +118,9 @@ def test_tiny_dataset_reads_back_and_is_deterministic(tmp_path: Path, tok_dir: P
     assert set(progs["per_source"]) == {"generated", "stdlib"}
     assert sum(sum(c.values()) for c in report["exits"].values()) == progs["unique"]
     assert sum(progs["by_split"].values()) == progs["unique"]
-    assert report["trajectory_tokens"]["n"] == report["trajectories"]["n"] == 2 * (progs["unique"] - progs["no_events"])
+    what_if = report["trajectories"]["direction"].get("what_if", 0)
+    assert what_if > 0  # half the programs try an edit; most programs have a local to edit
+    assert report["trajectory_tokens"]["n"] == report["trajectories"]["n"] == 2 * (progs["unique"] - progs["no_events"]) + what_if
     assert 0 <= report["trajectories"]["share_truncated"] <= 1
     assert report["tokens_per_state"]["mean"] > 3
     assert json.loads((tmp_path / "a/stats.json").read_text())["tokens_total"] == report["tokens_total"]

@@ -1,0 +1,90 @@
+"""What-if trajectories: an edit at a stop, and a run that goes on from the new value."""
+
+from __future__ import annotations
+
+import ast
+import random
+
+import pytest
+
+from training import build_dataset as bd
+from training.actions import Action
+from training.data.trajectories import TrajectorySpec
+from training.format import render_trajectory
+from training.data.what_if import draw_what_if, editable_locals, new_value
+from training.navigator import Navigator
+from training.tests.test_build_dataset import needs_tracer
+
+SOURCE = """def f(xs):
+    total = 0
+    for x in xs:
+        total += x * 2
+    return total
+"""
+
+
+def test_new_values_keep_the_type_and_differ() -> None:
+    rng = random.Random(0)
+    for value in [0, 7, -3, True, False, "", "abc", [], [1, 2], ["a", "b"]]:
+        for _ in range(20):
+            new = new_value(value, rng)
+            assert new != value or type(new) is not type(value)
+            assert isinstance(new, type(value)) or (isinstance(value, list) and isinstance(new, list))
+
+
+def test_editable_locals_are_simple_literals() -> None:
+    event = {"locals": {"n": "3", "s": "'hi'", "xs": "[1, 2]", "obj": "<Foo object>", "d": "{'a': 1}", "u": None, "f": "1.5"}}
+    assert dict(editable_locals(event)) == {"n": 3, "s": "hi", "xs": [1, 2]}
+
+
+@pytest.fixture(scope="module")
+def backend() -> bd.TraceBackend:
+    b = bd.TraceBackend()
+    yield b
+    b.close()
+
+
+@needs_tracer
+def test_the_run_goes_on_from_the_edited_value(backend: bd.TraceBackend) -> None:
+    call = "f([1, 2, 3])"
+    rec, err = backend.record(SOURCE, call)
+    assert rec is not None, err
+    spec = TrajectorySpec("forward", "steps", None)
+    nav = Navigator(rec, [])
+    for _ in range(6):
+        spec.actions.append(Action("step_into"))
+        spec.positions.append(nav.apply(Action("step_into")))
+    drawn = None
+    for seed in range(10):  # a draw can fail (no change possible); some seed gives an edit
+        drawn = draw_what_if(rec, spec, random.Random(seed), lambda edits: backend.record(SOURCE, call, edits)[0])
+        if drawn is not None:
+            break
+    assert drawn is not None
+    edit, what_if, edited = drawn
+    at = edit["at"]
+    assert at in spec.positions
+    # the same run up to the edit, the new value at the edited stop
+    assert edited["events"][:at] == rec["events"][:at]
+    assert ast.literal_eval(edited["events"][at]["locals"][edit["name"]]) == ast.literal_eval(edit["expr"])
+    assert ast.literal_eval(rec["events"][at]["locals"][edit["name"]]) != ast.literal_eval(edit["expr"])
+    # the trajectory replays the original actions up to the edit, then goes on over the edited run
+    j = spec.positions.index(at)
+    assert what_if.direction == "what_if" and what_if.actions[: j + 1] == spec.actions[: j + 1]
+    assert what_if.positions[: j + 1] == spec.positions[: j + 1]
+    # the model sees the edited stop: the text up to it differs from the original run's
+    upto = spec.actions[: j + 1]
+    assert render_trajectory(edited, upto) != render_trajectory(rec, upto)
+    assert render_trajectory(edited, upto[:j]) == render_trajectory(rec, upto[:j])
+
+
+@needs_tracer
+def test_an_edit_that_the_program_cannot_take_gives_no_trajectory(backend: bd.TraceBackend) -> None:
+    rec, _ = backend.record(SOURCE, "f([1])")
+    assert rec is not None
+    spec = TrajectorySpec("inverse", "steps", len(rec["events"]))
+    assert draw_what_if(rec, spec, random.Random(0), lambda edits: None) is None  # inverse: never
+    spec = TrajectorySpec("forward", "steps", None)
+    nav = Navigator(rec, [])
+    spec.actions.append(Action("step_into"))
+    spec.positions.append(nav.apply(Action("step_into")))
+    assert draw_what_if(rec, spec, random.Random(0), lambda edits: None) is None  # the re-run failed
