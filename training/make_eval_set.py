@@ -1,7 +1,10 @@
 """Held-out trajectories for `ndb eval trajectories`: programs from the generator's held-out split
 (never trained on), traced, with actions drawn by the training policy.
 
-    python3 -m training.make_eval_set --n 300 --out eval/trajectories.jsonl [--seed S]
+    python3 -m training.make_eval_set --n 300 --out eval/trajectories.jsonl [--seed S] [--what-if]
+
+With ``--what-if`` every trajectory is a what-if one (training/data/what_if.py): forward actions
+to a stop, a ``set:NAME=EXPR`` item that edits a local there, then actions over the edited run.
 
 Each line: {"id", "source", "call", "start", "actions", "breakpoints", "max_events", "direction"}.
 The evaluator records the program again with the same tracer, so positions agree.
@@ -13,10 +16,12 @@ import argparse
 import json
 import random
 from pathlib import Path
+from typing import Any, Optional
 
 from training.build_dataset import TraceBackend, make_program
 from training.data.generator import is_held_out
-from training.data.trajectories import sample_trajectory
+from training.data.trajectories import TrajectorySpec, sample_trajectory
+from training.data.what_if import draw_what_if
 
 MAX_EVENTS = 2000
 
@@ -32,12 +37,27 @@ def held_out_programs(seed: int, n: int, stdlib_share: float) -> list:
     return out
 
 
+def what_if_actions(p: Any, rec: dict[str, Any], rng: random.Random, backend: TraceBackend) -> Optional[tuple[TrajectorySpec, list[str]]]:
+    """A what-if trajectory of ``rec`` and its action list with the edit as a ``set:`` item."""
+    for _ in range(5):
+        spec = sample_trajectory(rec, rng, inverse_share=0.0)
+        drawn = draw_what_if(rec, spec, rng, lambda edits: backend.record(p.source, p.call, edits)[0])
+        if drawn is None:
+            continue
+        edit, what_if, _ = drawn
+        j = what_if.positions.index(edit["at"])
+        actions = [str(a) for a in what_if.actions]
+        return what_if, [*actions[: j + 1], f"set:{edit['name']}={edit['expr']}", *actions[j + 1 :]]
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, default=300)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--stdlib-share", type=float, default=0.1)
+    parser.add_argument("--what-if", action="store_true", help="what-if trajectories (an edit at a stop)")
     args = parser.parse_args(argv)
     programs = held_out_programs(args.seed, args.n, args.stdlib_share)
     backend = TraceBackend(max_events=MAX_EVENTS)
@@ -49,7 +69,14 @@ def main(argv: list[str] | None = None) -> int:
                 rec, err = backend.record(p.source, p.call)
                 if rec is None or not rec["events"]:
                     continue
-                spec = sample_trajectory(rec, random.Random(f"evaltraj:{args.seed}:{k}"))
+                rng = random.Random(f"evaltraj:{args.seed}:{k}")
+                spec = sample_trajectory(rec, rng)
+                actions = [str(a) for a in spec.actions]
+                if args.what_if:
+                    drawn = what_if_actions(p, rec, rng, backend)
+                    if drawn is None:
+                        continue
+                    spec, actions = drawn
                 if not spec.actions:
                     continue
                 item = {
@@ -57,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
                     "source": p.source,
                     "call": p.call,
                     "start": spec.start,
-                    "actions": [str(a) for a in spec.actions],
+                    "actions": actions,
                     "breakpoints": spec.breakpoints,
                     "max_events": MAX_EVENTS,
                     "direction": spec.direction,

@@ -2,7 +2,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAction, type Action, type Step } from '../core/actions';
+import { parseAction, parseStep, type Action, type Step } from '../core/actions';
 import { DebugSession } from '../core/debugSession';
 import type { Edit } from '../core/whatIf';
 import { compareStates, type StateComparison } from '../core/compare';
@@ -89,12 +89,15 @@ interface EvalItem {
   source: string;
   call: string;
   start?: number | null;
+  /** Actions, and `set:NAME=EXPR` edits for what-if trajectories. */
   actions: string[];
   breakpoints?: number[];
   max_events?: number;
 }
 
-/** Next-state exact match over held-out trajectories (one-step predictions, real history). */
+/** Next-state exact match over held-out trajectories (one-step predictions, real history). An
+ * edit (`set:`) is given to both engines, as in the app; the states after it are also counted
+ * apart (`after_edit`). */
 export async function evalTrajectories(path: string, model: LoadedModel, limit: number | undefined): Promise<ReturnType<EvalStats['report']> & { items: number; ms_per_state: number }> {
   const items = readJsonl<EvalItem>(path).slice(0, limit);
   const engine = await loadNodeEngine();
@@ -102,18 +105,26 @@ export async function evalTrajectories(path: string, model: LoadedModel, limit: 
   const progress = new Progress(items.length, 'eval');
   let ms = 0;
   for (const [i, item] of items.entries()) {
-    const rec = engine.record(item.source, item.call, { maxEvents: item.max_events ?? 2000, timeLimit: 5 });
+    const options = { maxEvents: item.max_events ?? 2000, timeLimit: 5 };
+    const rec = engine.record(item.source, item.call, options);
     const breakpoints = item.breakpoints ?? [];
-    const nav = new Navigator(rec, breakpoints);
-    if (item.start !== undefined && item.start !== null) nav.jump(item.start);
-    const session = new NeuralSession(model.predictor, rec, nav.position, breakpoints);
-    for (const text of item.actions) {
-      const action = parseAction(text);
-      const prediction = await session.predict(action);
+    const real = new DebugSession(rec, breakpoints);
+    if (item.start !== undefined && item.start !== null) real.jump(item.start);
+    const session = new NeuralSession(model.predictor, rec, real.position, breakpoints);
+    const rerun = (edits: readonly Edit[]) => engine.record(item.source, item.call, { ...options, edits });
+    let edited = false;
+    for (const [k, step] of item.actions.map(parseStep).entries()) {
+      if (step.kind === 'set') {
+        await applyEdit(real, step, k, rerun);
+        session.acceptEdit(real.recording, real.position);
+        edited = true;
+        continue;
+      }
+      const prediction = await session.predict(step);
       ms += prediction.ms;
-      const real = stateAt(rec, nav.apply(action));
-      stats.add(action, compareStates(real, prediction.state));
-      session.acceptReal(action, nav.position);
+      real.apply(step);
+      stats.add(step, compareStates(real.state, prediction.state), edited);
+      session.acceptReal(step, real.position);
     }
     progress.update(i + 1);
   }

@@ -13,6 +13,8 @@ export interface EvalReport {
   exact_match: number;
   forward: { n: number; exact_match: number };
   inverse: { n: number; exact_match: number };
+  /** States that come after a what-if edit in their trajectory. */
+  after_edit: { n: number; exact_match: number };
   per_action: Record<string, { n: number; exact_match: number }>;
   fields: Partial<Record<FieldName, { n: number; accuracy: number }>>;
   unparseable: number;
@@ -22,13 +24,15 @@ export class EvalStats {
   private all: Tally = { n: 0, exact: 0 };
   private forward: Tally = { n: 0, exact: 0 };
   private inverse: Tally = { n: 0, exact: 0 };
+  private afterEdit: Tally = { n: 0, exact: 0 };
   private readonly byAction = new Map<string, Tally>();
   private readonly byField = new Map<FieldName, Tally>();
   private unparseable = 0;
 
-  add(action: Action, comparison: StateComparison): void {
+  /** `afterEdit`: the state comes after a what-if edit in its trajectory. */
+  add(action: Action, comparison: StateComparison, afterEdit = false): void {
     const hit = comparison.match ? 1 : 0;
-    for (const t of [this.all, isInverse(action) ? this.inverse : this.forward]) {
+    for (const t of [this.all, isInverse(action) ? this.inverse : this.forward, ...(afterEdit ? [this.afterEdit] : [])]) {
       t.n++;
       t.exact += hit;
     }
@@ -52,6 +56,7 @@ export class EvalStats {
       exact_match: rate(this.all),
       forward: { n: this.forward.n, exact_match: rate(this.forward) },
       inverse: { n: this.inverse.n, exact_match: rate(this.inverse) },
+      after_edit: { n: this.afterEdit.n, exact_match: rate(this.afterEdit) },
       per_action: Object.fromEntries([...this.byAction].sort().map(([k, t]) => [k, { n: t.n, exact_match: rate(t) }])),
       fields: Object.fromEntries([...this.byField].map(([k, t]) => [k, { n: t.n, accuracy: rate(t) }])),
       unparseable: this.unparseable,
