@@ -67,7 +67,11 @@ Batch = tuple[torch.Tensor, torch.Tensor, torch.Tensor]
 def validation_set(source: TokenSource, cfg: dict[str, Any]) -> list[Batch]:
     """Validation batches drawn once, so that every point of the val-loss curve is measured on the
     same windows (redrawn batches made the curve move by ±0.3 from noise alone)."""
-    return [source.batch(cfg["batch_size"], cfg["seq_len"], split="val") for _ in range(cfg.get("val_batches", 16))]
+    n = max(1, int(cfg.get("val_batches", 16)))
+    fill = getattr(source, "fill", None)
+    if fill is not None:  # a live source: wait for enough held-out programs, not the first one or two
+        fill("val", min(n * cfg["batch_size"] * cfg["seq_len"], 200_000))
+    return [source.batch(cfg["batch_size"], cfg["seq_len"], split="val") for _ in range(n)]
 
 
 @torch.no_grad()

@@ -2,14 +2,13 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAction, parseStep, type Action, type Step } from '../core/actions';
+import { parseStep, type Action, type Step } from '../core/actions';
 import { DebugSession } from '../core/debugSession';
 import type { Edit } from '../core/whatIf';
 import { compareStates, type StateComparison } from '../core/compare';
 import { EvalStats } from '../core/evalStats';
 import type { ParseResult } from '../core/format';
-import { Navigator } from '../core/navigator';
-import { stateAt, type DebugState } from '../core/state';
+import type { DebugState } from '../core/state';
 import type { Recording } from '../core/trace';
 import { NeuralSession } from '../model/neuralSession';
 import type { ModelDtype } from '../model/modelConfig';
@@ -18,7 +17,7 @@ import { loadNodeEngine, readRepoFile, REPO_ROOT } from '../runtime/node';
 import { installModule, type RealEngine } from '../runtime/realEngine';
 import { stringOption, UsageError, type ParsedArgs } from './args';
 import { Progress } from './progress';
-import { applyEdit } from './session';
+import { applyEdit, ProgramError } from './session';
 
 const DTYPES: readonly ModelDtype[] = ['fp32', 'int8', 'q8', 'q4', 'fp16'];
 
@@ -98,12 +97,17 @@ interface EvalItem {
 /** Next-state exact match over held-out trajectories (one-step predictions, real history). An
  * edit (`set:`) is given to both engines, as in the app; the states after it are also counted
  * apart (`after_edit`). */
-export async function evalTrajectories(path: string, model: LoadedModel, limit: number | undefined): Promise<ReturnType<EvalStats['report']> & { items: number; ms_per_state: number }> {
+export async function evalTrajectories(
+  path: string,
+  model: LoadedModel,
+  limit: number | undefined,
+): Promise<ReturnType<EvalStats['report']> & { items: number; edits_refused: number; ms_per_state: number }> {
   const items = readJsonl<EvalItem>(path).slice(0, limit);
   const engine = await loadNodeEngine();
   const stats = new EvalStats();
   const progress = new Progress(items.length, 'eval');
   let ms = 0;
+  let refused = 0;
   for (const [i, item] of items.entries()) {
     const options = { maxEvents: item.max_events ?? 2000, timeLimit: 5 };
     const rec = engine.record(item.source, item.call, options);
@@ -115,7 +119,14 @@ export async function evalTrajectories(path: string, model: LoadedModel, limit: 
     let edited = false;
     for (const [k, step] of item.actions.map(parseStep).entries()) {
       if (step.kind === 'set') {
-        await applyEdit(real, step, k, rerun);
+        try {
+          await applyEdit(real, step, k, rerun);
+        } catch (err) {
+          // e.g. a run that differs before the edit: the rest of this item cannot be scored
+          if (!(err instanceof ProgramError)) throw err;
+          refused++;
+          break;
+        }
         session.acceptEdit(real.recording, real.position);
         edited = true;
         continue;
@@ -129,7 +140,7 @@ export async function evalTrajectories(path: string, model: LoadedModel, limit: 
     progress.update(i + 1);
   }
   const report = stats.report();
-  return { ...report, items: items.length, ms_per_state: report.n ? ms / report.n : 0 };
+  return { ...report, items: items.length, edits_refused: refused, ms_per_state: report.n ? ms / report.n : 0 };
 }
 
 interface CruxItem {

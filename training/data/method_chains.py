@@ -98,7 +98,7 @@ op("words", "str",
    lambda g, v: f"{g.choice([repr(''), repr(' '), repr(','), repr('-'), repr(', ')])}.join({v})",
    lambda g, v: g.choice([f"{v}[0] if {v} else ''", f"{v}[-1] if {v} else ''", f"max({v}, key=len) if {v} else ''", f"min({v}, default='')", f"str({v})"]))  # fmt: skip
 op("words", "words",
-   lambda g, v: g.choice([f"sorted({v})", f"sorted({v}, key=len)", f"sorted({v}, reverse=True)", f"sorted({v}, key=lambda w: w[-1])", f"{v}[::-1]", f"{v}[1:]", f"list(dict.fromkeys({v}))"]),
+   lambda g, v: g.choice([f"sorted({v})", f"sorted({v}, key=len)", f"sorted({v}, reverse=True)", f"sorted({v}, key=lambda w: w[-1:])", f"{v}[::-1]", f"{v}[1:]", f"list(dict.fromkeys({v}))"]),
    lambda g, v: g.choice([f"[w.{g.choice(['upper', 'title', 'strip', 'lower'])}() for w in {v}]", f"[w for w in {v} if len(w) > {g.small(2, 4)}]", f"[w[0] for w in {v} if w]", f"[w[::-1] for w in {v}]", f"{v} + [{word(g)}]"]))  # fmt: skip
 op("words", "int",
    lambda g, v: g.choice([f"len({v})", f"{v}.count({word(g)})", "sum(len(w) for w in " + v + ")", (lambda w: f"{v}.index({w}) if {w} in {v} else -1")(word(g))]))  # fmt: skip

@@ -29,10 +29,7 @@ def editable_locals(event: dict[str, Any]) -> list[tuple[str, Any]]:
     for name, text in (event.get("locals") or {}).items():
         if text is None or len(text) > 80:
             continue
-        try:
-            value = ast.literal_eval(text)
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            continue
+        value = _literal(text)
         if isinstance(value, (bool, int, str)) or (
             isinstance(value, list) and all(isinstance(v, (int, str)) and not isinstance(v, bool) for v in value)
         ):
@@ -78,6 +75,13 @@ def draw_what_if(rec: dict[str, Any], spec: TrajectorySpec, rng: random.Random, 
     edited = record([edit])
     if edited is None or len(edited["events"]) <= pos or not edited["events"][pos].get("edits"):
         return None
+    # Python < 3.13 does not write f_locals through to the frame (PEP 667): the stop would show the
+    # old value. And the run must be the same up to the edit, stop for stop.
+    shown = edited["events"][pos]["locals"].get(name)
+    if shown is None or _literal(shown) != new:
+        return None
+    if [_stop(e) for e in edited["events"][:pos]] != [_stop(e) for e in events[:pos]]:
+        return None
     # The run is the same up to the edited event, so the prefix of actions stops at the same places.
     what_if = TrajectorySpec("what_if", spec.policy, None, breakpoints=list(spec.breakpoints))
     nav = Navigator(edited, what_if.breakpoints)
@@ -86,4 +90,16 @@ def draw_what_if(rec: dict[str, Any], spec: TrajectorySpec, rng: random.Random, 
         what_if.positions.append(nav.apply(action))
     if what_if.positions != spec.positions[: j + 1]:
         return None
-    return edit, extend_trajectory(what_if, nav, edited, rng, policy_weights(what_if), max_actions), edited
+    # max_actions more after the edit: the point is the run from the new value
+    return edit, extend_trajectory(what_if, nav, edited, rng, policy_weights(what_if), j + 1 + max_actions), edited
+
+
+def _literal(text: str) -> Any:
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+
+
+def _stop(event: dict[str, Any]) -> tuple[Any, ...]:
+    return event["event"], event["line"], event["frame"], event["function"], event.get("locals")

@@ -57,7 +57,7 @@ def test_generate_train_export_and_evaluate(tmp_path: Path) -> None:
     items = [json.loads(line) for line in what_if.read_text().splitlines()]
     assert items and all(sum(a.startswith("set:") for a in item["actions"]) == 1 for item in items)
     report = json.loads(ndb("eval", "trajectories", str(what_if), "--model", str(model_dir), "--dtype", "int8", "--json").splitlines()[-1])
-    assert 0 < report["after_edit"]["n"] < report["n"]  # the set: items are given, not predicted
+    assert 0 < report["after_edit"]["n"] < report["n"] and report["edits_refused"] == 0  # set: items are given, not predicted
 
     if CRUXEVAL.exists():
         last = json.loads(ndb("eval", "cruxeval", str(CRUXEVAL), "--task", "input", "--limit", "2", "--model", str(model_dir), "--json").splitlines()[-1])

@@ -81,10 +81,15 @@ def test_the_run_goes_on_from_the_edited_value(backend: bd.TraceBackend) -> None
 def test_an_edit_that_the_program_cannot_take_gives_no_trajectory(backend: bd.TraceBackend) -> None:
     rec, _ = backend.record(SOURCE, "f([1])")
     assert rec is not None
-    spec = TrajectorySpec("inverse", "steps", len(rec["events"]))
-    assert draw_what_if(rec, spec, random.Random(0), lambda edits: None) is None  # inverse: never
     spec = TrajectorySpec("forward", "steps", None)
     nav = Navigator(rec, [])
-    spec.actions.append(Action("step_into"))
-    spec.positions.append(nav.apply(Action("step_into")))
+    for _ in range(3):
+        spec.actions.append(Action("step_into"))
+        spec.positions.append(nav.apply(Action("step_into")))
+    rerun = lambda edits: backend.record(SOURCE, "f([1])", edits)[0]  # noqa: E731
+    assert draw_what_if(rec, spec, random.Random(0), rerun) is not None
+    inverse = TrajectorySpec("inverse", "steps", len(rec["events"]), list(spec.actions), positions=list(spec.positions))
+    assert draw_what_if(rec, inverse, random.Random(0), rerun) is None  # inverse trajectories: never
     assert draw_what_if(rec, spec, random.Random(0), lambda edits: None) is None  # the re-run failed
+    unedited = lambda edits: backend.record(SOURCE, "f([1])")[0]  # noqa: E731  (as Python < 3.13 would show it)
+    assert draw_what_if(rec, spec, random.Random(0), unedited) is None
