@@ -91,6 +91,18 @@ async function rightClickGlyph(line) {
   await page.mouse.click(margin.x + margin.width / 2, box.y + box.height / 2, { button: 'right' });
 }
 
+/** Waits until the gutter shows this many breakpoints, and this many of them conditional (Monaco
+ * draws decorations on its next frame, after the app has settled). */
+async function expectGutter(all, conditional) {
+  await page.waitForFunction(
+    ([a, c]) =>
+      document.querySelectorAll('.monaco-editor .ndb-breakpoint').length === a &&
+      document.querySelectorAll('.monaco-editor .ndb-breakpoint.ndb-breakpoint-conditional').length === c,
+    [all, conditional],
+    { timeout: STEP_TIMEOUT },
+  );
+}
+
 async function setCondition(line, { condition = '', hitCount = '' }) {
   await rightClickGlyph(line);
   const dialog = page.getByRole('dialog', { name: 'Breakpoint condition' });
@@ -221,7 +233,7 @@ describe('what-if debugging', () => {
     const dialog = await setCondition(4, { condition: 'n == 4' });
     await dialog.waitFor({ state: 'detached', timeout: STEP_TIMEOUT });
     await idle(page);
-    assert.equal(await page.locator('.monaco-editor .ndb-breakpoint.ndb-breakpoint-conditional').count(), 1);
+    await expectGutter(1, 1);
     await press(page, 'Continue');
     await expectStatus(/^line 4 in total/);
     assert.deepEqual((await variables(page)).values, { numbers: '[3, 1, 4, 1, 5]', s: '4', n: '4' });
@@ -251,8 +263,7 @@ describe('what-if debugging', () => {
     await d.getByRole('button', { name: 'Remove condition' }).click();
     await d.waitFor({ state: 'detached', timeout: STEP_TIMEOUT });
     await idle(page);
-    assert.equal(await page.locator('.monaco-editor .ndb-breakpoint.ndb-breakpoint-conditional').count(), 0);
-    assert.equal(await page.locator('.monaco-editor .ndb-breakpoint').count(), 1);
+    await expectGutter(1, 0);
     await press(page, 'Restart');
     await press(page, 'Continue');
     assert.equal((await variables(page)).values.n, '3');
