@@ -60,14 +60,16 @@ def draw_what_if(rec: dict[str, Any], spec: TrajectorySpec, rng: random.Random, 
     """From a forward trajectory ``spec`` over ``rec``: (the edit, the what-if trajectory, the edited
     recording), or None when no stop of ``spec`` has a local to edit or the re-run fails."""
     events = rec["events"]
-    stops = [
-        (j, pos) for j, pos in enumerate(spec.positions)
-        if 0 <= pos < len(events) and events[pos]["event"] == "line" and editable_locals(events[pos])
-    ]  # fmt: skip
-    if spec.direction != "forward" or not stops:
+    if spec.direction != "forward":
         return None
-    j, pos = rng.choice(stops)
-    name, value = rng.choice(editable_locals(events[pos]))
+    stops = [
+        (j, pos, editable) for j, pos in enumerate(spec.positions)
+        if 0 <= pos < len(events) and events[pos]["event"] == "line" and (editable := editable_locals(events[pos]))
+    ]  # fmt: skip
+    if not stops:
+        return None
+    j, pos, editable = rng.choice(stops)
+    name, value = rng.choice(editable)
     new = new_value(value, rng)
     if new is None:
         return None
