@@ -192,10 +192,10 @@ export async function editorText(page) {
 }
 
 /** Clicks the glyph margin (breakpoint gutter) of a line. */
-export async function clickGlyph(page, line) {
+export async function clickGlyph(page, line, button = 'left') {
   const box = await lineBox(page, line);
   const margin = await page.locator('.monaco-editor .glyph-margin').boundingBox();
-  await page.mouse.click(margin.x + margin.width / 2, box.y + box.height / 2);
+  await page.mouse.click(margin.x + margin.width / 2, box.y + box.height / 2, { button });
 }
 
 /** Clicks into the text of a line (button: 'left' or 'right'). */

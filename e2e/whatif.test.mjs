@@ -83,12 +83,8 @@ async function watches() {
 }
 
 /** Right-clicks the glyph margin (breakpoint gutter) of a line. */
-async function rightClickGlyph(line) {
-  const num = page.locator('.monaco-editor .line-numbers').filter({ hasText: new RegExp(`^\\s*${line}\\s*$`) }).first();
-  await num.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
-  const box = await num.boundingBox();
-  const margin = await page.locator('.monaco-editor .glyph-margin').boundingBox();
-  await page.mouse.click(margin.x + margin.width / 2, box.y + box.height / 2, { button: 'right' });
+function rightClickGlyph(line) {
+  return clickGlyph(page, line, 'right');
 }
 
 /** Waits until the gutter shows this many breakpoints, and this many of them conditional (Monaco
