@@ -3,6 +3,7 @@
 // same q4 weights (MatMulNBits on the CPU), so only the backend differs. SwiftShader
 // is a CPU emulation, far slower than WASM (here ~1.6 s per decoded token for the dev model): this
 // test keeps to a single step of at most 8 tokens (?max-new-tokens=8), compared with WASM.
+// A second test destroys the worker's GPU device mid-session, as a driver reset would.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { LOAD_TIMEOUT, launchBrowser, openApp, press, startPreview, watchErrors } from './helpers.mjs';
@@ -58,5 +59,36 @@ describe('the neural engine on WebGPU (SwiftShader)', () => {
     assert.equal(gpu, cpu);
     // onnxruntime's own warnings (node placement) come through console.error
     assert.deepEqual(errors.filter((e) => !/powerPreference|onnxruntime|VerifyEachNodeIsAssignedToAnEp/.test(e)), []);
+  });
+
+  it('a lost GPU device: the app says so and goes on with WASM', async () => {
+    const page = await browser.context.newPage();
+    const errors = watchErrors(page);
+    await openApp(page, `${server.url}?backend=webgpu&max-new-tokens=8`);
+    assert.ok((await firstPrediction(page)).length > 0);
+    assert.equal((await modelFacts(page)).backend, 'WebGPU');
+
+    // The device is the one onnxruntime holds in the model worker: destroy it at its next command.
+    const worker = page.workers().find((w) => /model\.worker/.test(w.url()));
+    assert.ok(worker, `no model worker among ${page.workers().map((w) => w.url()).join(', ')}`);
+    await worker.evaluate(() => {
+      const encode = GPUDevice.prototype.createCommandEncoder;
+      GPUDevice.prototype.createCommandEncoder = function (...args) {
+        this.destroy();
+        return encode.apply(this, args);
+      };
+    });
+    await press(page, 'Step into');
+    const panel = page.getByRole('region', { name: 'Prediction', exact: true });
+    await panel.getByText(/The GPU device was lost \(.+\): switched to WASM\./).waitFor({ timeout: PREDICT_TIMEOUT });
+    await page.locator('main[data-model="ready"]').waitFor({ timeout: LOAD_TIMEOUT });
+    assert.match((await modelFacts(page)).backend, /^WASM/);
+
+    // The session goes on: the next step is predicted on the CPU (the reload cleared the last one).
+    await panel.locator('pre[data-raw]').waitFor({ state: 'detached', timeout: 5_000 });
+    await press(page, 'Step into');
+    await panel.locator('pre[data-raw]').waitFor({ state: 'attached', timeout: PREDICT_TIMEOUT });
+    assert.ok(((await panel.locator('pre[data-raw]').textContent()) ?? '').length > 0);
+    assert.deepEqual(errors.filter((e) => !/powerPreference|onnxruntime|VerifyEachNodeIsAssignedToAnEp|WebGPU|GPU/.test(e)), []);
   });
 });
