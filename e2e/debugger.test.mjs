@@ -12,7 +12,7 @@ import {
   callStack,
   clickGlyph,
   clickLine,
-  currentLine,
+  currentLineBecomes,
   idle,
   launchBrowser,
   openApp,
@@ -65,7 +65,7 @@ describe('the debugger', () => {
     const vars = await variables(page);
     assert.deepEqual(vars.values, { numbers: '[3, 1, 4, 1, 5]' });
     assert.deepEqual(await callStack(page), ['total line 1']);
-    assert.equal(await currentLine(page), 1);
+    assert.equal(await currentLineBecomes(page, 1), 1);
     assert.equal(await page.getByLabel('Call', { exact: true }).inputValue(), 'total([3, 1, 4, 1, 5])');
   });
 
@@ -85,7 +85,7 @@ describe('the debugger', () => {
     const atReturn = await variables(page);
     assert.equal(atReturn.values.s, '14');
     assert.deepEqual(atReturn.special, ['Return value 14']);
-    assert.equal(await currentLine(page), 5);
+    assert.equal(await currentLineBecomes(page, 5), 5);
     await press(page, 'Step into');
     await expectStatus(/^Program finished: returned 14/);
   });
@@ -142,7 +142,7 @@ describe('the debugger', () => {
     await press(page, 'Continue');
     await expectStatus(/^line 4 in total/);
     assert.equal((await variables(page)).values.n, '1');
-    assert.equal(await currentLine(page), 4);
+    assert.equal(await currentLineBecomes(page, 4), 4);
     await clickGlyph(page, 4); // removes it
     await page.locator('.monaco-editor .ndb-breakpoint').waitFor({ state: 'detached' });
     await press(page, 'Continue');
@@ -179,7 +179,8 @@ describe('the debugger', () => {
     await page.keyboard.press('F5');
     await idle(page);
     await expectStatus(/^Program finished/);
-    // The keys did not type into the code.
+    // The keys did not type into the code (read after Monaco's next frame, when a typed key would show).
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     assert.match(await page.locator('.monaco-editor .view-lines').textContent(), /^def\u00a0total\(numbers\):/);
   });
 

@@ -237,6 +237,18 @@ export async function breakpointLines(page) {
 }
 
 /** The line the editor highlights as the current one. */
+/** Waits until the current-line highlight is on `line` (Monaco draws it on its next frame);
+ * returns the line it is on then, or at the timeout. */
+export async function currentLineBecomes(page, line) {
+  const deadline = Date.now() + STEP_TIMEOUT;
+  let seen = await currentLine(page);
+  while (seen !== line && Date.now() < deadline) {
+    await page.waitForTimeout(100);
+    seen = await currentLine(page);
+  }
+  return seen;
+}
+
 export async function currentLine(page) {
   return page.evaluate(() => {
     const hl = document.querySelector('.monaco-editor .ndb-current-line');

@@ -97,7 +97,10 @@ describe('the neural engine on WASM', () => {
     assert.match((await status(page).textContent()) ?? '', /^line 2 in total/);
     // The predicted line is drawn in the editor as a ghost marker.
     const predictedLine = rows.find((r) => r.field === 'line')?.model;
-    if (/^\d+$/.test(predictedLine ?? '')) assert.equal(await page.locator('.monaco-editor .ndb-ghost-line').count(), 1);
+    if (/^\d+$/.test(predictedLine ?? '')) {
+      // Monaco draws the marker on its next frame.
+      await page.waitForFunction(() => document.querySelectorAll('.monaco-editor .ndb-ghost-line').length === 1, null, { timeout: STEP_TIMEOUT });
+    }
     await press(page, 'Step over');
     await prediction(page);
     const score = await region(page, 'Prediction').locator('table.scores tr[data-kind]').allTextContents();

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   LOAD_TIMEOUT,
+  STEP_TIMEOUT,
   breakpointLines,
   button,
   callStack,
@@ -63,6 +64,8 @@ describe('share links', () => {
     await other.locator('main[data-engine="ready"]').waitFor({ timeout: LOAD_TIMEOUT });
     const runShared = other.getByRole('button', { name: 'Run shared code' });
     await runShared.waitFor();
+    // Monaco loads lazily and draws its lines on a later frame.
+    await other.waitForFunction(() => /def\u00a0factorial/.test(document.querySelector('.monaco-editor .view-lines')?.textContent ?? ''), null, { timeout: STEP_TIMEOUT });
     assert.match(await editorText(other), /^def factorial\(n\):\n {4}if n <= 1:/);
     assert.equal(await other.getByLabel('Call', { exact: true }).inputValue(), 'factorial(5)');
     await other.locator('.monaco-editor .ndb-breakpoint').waitFor();

@@ -22,17 +22,20 @@ async function pick(title) {
   await page.locator('.monaco-editor .line-numbers').filter({ hasText: /^\s*5\s*$/ }).first().waitFor({ timeout: STEP_TIMEOUT });
 }
 
+/** Waits until the status line of `on` matches `pattern`. */
+function statusOf(on, pattern) {
+  return on.waitForFunction(
+    ([source, flags]) => new RegExp(source, flags).test(document.querySelector('[role="status"] .text')?.textContent ?? ''),
+    [pattern.source, pattern.flags],
+    { timeout: STEP_TIMEOUT },
+  );
+}
+
 async function expectStatus(pattern) {
-  await page
-    .waitForFunction(
-      ([source, flags]) => new RegExp(source, flags).test(document.querySelector('[role="status"] .text')?.textContent ?? ''),
-      [pattern.source, pattern.flags],
-      { timeout: STEP_TIMEOUT },
-    )
-    .catch(async () => {
-      await page.screenshot({ path: join(ROOT, 'e2e', '.tmp', 'whatif-failure.png') }).catch(() => undefined);
-      assert.fail(`status ${JSON.stringify(await status(page).textContent())} does not match ${pattern}`);
-    });
+  await statusOf(page, pattern).catch(async () => {
+    await page.screenshot({ path: join(ROOT, 'e2e', '.tmp', 'whatif-failure.png') }).catch(() => undefined);
+    assert.fail(`status ${JSON.stringify(await status(page).textContent())} does not match ${pattern}`);
+  });
 }
 
 /** The alert of the status line (a what-if error). */
@@ -286,15 +289,19 @@ describe('what-if debugging', () => {
     assert.equal(w['s + n'].real, '6');
     // The model's column: a value, an error, or "not predicted" (once its prediction is in).
     const p = await prediction();
-    await page
-      .waitForFunction(() => document.querySelector('section[aria-label="Watch"] tr[data-expr="s + n"] td.neural')?.textContent?.trim() !== 'not predicted', null, { timeout: 10_000 })
-      .catch(() => undefined);
     w = await watches();
     assert.notEqual(w['s + n'].model, null);
     const predicted = Object.fromEntries(p.locals.model.split('\n').map((l) => l.split(' = ')));
     if (/^-?\d+$/.test(predicted.s ?? '') && /^-?\d+$/.test(predicted.n ?? '')) {
-      // What the model's locals imply.
-      assert.equal(w['s + n'].model, String(Number(predicted.s) + Number(predicted.n)));
+      // What the model's locals imply, once Python has evaluated the watch on them.
+      const implied = String(Number(predicted.s) + Number(predicted.n));
+      await page.waitForFunction(
+        (v) => document.querySelector('section[aria-label="Watch"] tr[data-expr="s + n"] td.neural')?.textContent?.trim() === v,
+        implied,
+        { timeout: STEP_TIMEOUT },
+      ).catch(() => undefined); // the assertion below says what was shown instead
+      w = await watches();
+      assert.equal(w['s + n'].model, implied);
     } else {
       assert.ok(w['s + n'].model.length > 0);
     }
@@ -327,9 +334,12 @@ describe('what-if debugging', () => {
     await other.goto(link);
     await other.locator('main[data-engine="ready"]').waitFor({ timeout: LOAD_TIMEOUT });
     await idle(other);
+    // The link's own recording (after its expressions are checked in Python) ends where the link was made.
+    await statusOf(other, /^Program finished/);
     await other.locator('.monaco-editor .ndb-breakpoint.ndb-breakpoint-conditional').waitFor({ timeout: STEP_TIMEOUT });
     await press(other, 'Restart');
     await press(other, 'Continue');
+    await statusOf(other, /^line 4 in total/);
     // n == 1 holds at the 2nd and 4th items of [3, 1, 4, 1, 5]: the hit count skips the first.
     assert.deepEqual((await variables(other)).values, { numbers: '[3, 1, 4, 1, 5]', s: '8', n: '1' });
     const watched = other.locator('section[aria-label="Watch"] tr[data-expr="s + n"] td.real');
