@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { AutoModelForCausalLM, AutoTokenizer, env } from '@huggingface/transformers';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../runtime/node';
+import { wrapTokenizer } from './hfTokenizer';
 
 describe('an exported model in transformers.js', () => {
   it('gives PyTorch’s logits for the Python tokenizer’s ids', async () => {
@@ -19,6 +20,12 @@ describe('an exported model in transformers.js', () => {
     const tokenizer = await AutoTokenizer.from_pretrained('model');
     const ids = tokenizer.encode(expected.prompt, { add_special_tokens: false });
     expect(ids).toEqual(expected.ids);
+    // The wrapper the engines use: the same ids, their text back, and '' for none (a state the
+    // model ended at once), where transformers.js itself throws.
+    const wrapped = wrapTokenizer(tokenizer);
+    expect(wrapped.encode(expected.prompt)).toEqual(expected.ids);
+    expect(wrapped.decode(expected.ids)).toBe(expected.prompt);
+    expect(wrapped.decode([])).toBe('');
     const model = await AutoModelForCausalLM.from_pretrained('model', { dtype: 'fp32' });
     const inputs = tokenizer(expected.prompt, { add_special_tokens: false });
     const out = (await model(inputs)) as { logits: { dims: number[]; data: Float32Array } };
