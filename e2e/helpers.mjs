@@ -236,7 +236,6 @@ export async function breakpointLines(page) {
   });
 }
 
-/** The line the editor highlights as the current one. */
 /** Waits until the current-line highlight is on `line` (Monaco draws it on its next frame);
  * returns the line it is on then, or at the timeout. */
 export async function currentLineBecomes(page, line) {
@@ -249,6 +248,7 @@ export async function currentLineBecomes(page, line) {
   return seen;
 }
 
+/** The line the editor highlights as the current one. */
 export async function currentLine(page) {
   return page.evaluate(() => {
     const hl = document.querySelector('.monaco-editor .ndb-current-line');
