@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Callable, Iterator
 
 from .method_chains import method_chain
+from .names import wide_name
 from .values import rand_value, source_of
 
 
@@ -58,6 +59,8 @@ ACC_NAMES = ["total", "acc", "result", "s", "count", "best", "out"]
 VAR_NAMES = ["x", "n", "v", "item", "num", "val", "k"]
 CH_NAMES = ["ch", "c", "char", "letter"]
 FUNC_VERBS = ["compute", "process", "transform", "calc", "solve", "check", "count", "find", "make", "build"]
+# The share of names drawn from the wide pool instead of the family's own (see names.py).
+WIDE_NAME_SHARE = 0.35
 FUNC_NOUNS = ["total", "items", "values", "result", "score", "words", "text", "pairs", "data", "list"]
 
 
@@ -69,12 +72,23 @@ class G:
         self.used: set[str] = set()
 
     def pick(self, pool: list[str]) -> str:
+        if self.rng.random() < WIDE_NAME_SHARE:
+            for _ in range(5):
+                name = wide_name(self.rng)
+                if name not in self.used:
+                    self.used.add(name)
+                    return name
         free = [n for n in pool if n not in self.used] or [f"{pool[0]}{len(self.used)}"]
         name = self.rng.choice(free)
         self.used.add(name)
         return name
 
     def func_name(self) -> str:
+        if self.rng.random() < WIDE_NAME_SHARE:
+            name = wide_name(self.rng)
+            if name not in self.used:
+                self.used.add(name)
+                return name
         for _ in range(20):
             name = f"{self.rng.choice(FUNC_VERBS)}_{self.rng.choice(FUNC_NOUNS)}"
             if name not in self.used:

@@ -22,18 +22,26 @@ def rand_int(rng: random.Random, lo: int = -5, hi: int = 20) -> int:
     r = rng.random()
     if r < 0.1:
         return 0
+    if r < 0.18:  # now and then a larger number, so that digits are not all small
+        return rng.randint(-60, 150)
     if r < 0.8:
         return rng.randint(max(lo, 0), hi)
     return rng.randint(lo, hi)
 
 
 def rand_word(rng: random.Random) -> str:
-    if rng.random() < 0.7:
+    r = rng.random()
+    if r < 0.45:
         w = rng.choice(WORDS)
-    else:
+    elif r < 0.65:
         w = "".join(rng.choice(LETTERS[:8]) for _ in range(rng.randint(1, 6)))
-    if rng.random() < 0.15:
+    else:  # any letters: values the model has to copy rather than recall
+        w = "".join(rng.choice(LETTERS) for _ in range(rng.randint(1, 10)))
+    r = rng.random()
+    if r < 0.15:
         w = w.capitalize()
+    elif r < 0.2:
+        w = w.upper()
     return w
 
 
@@ -44,8 +52,8 @@ def rand_str(rng: random.Random) -> str:
         return ""
     if r < 0.45:
         return rand_word(rng)
-    alphabet = LETTERS[: rng.randint(3, 26)] + rng.choice(["", "AEIOU", "XYZ", "0123456789", " ", " ,.!-"])
-    return "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12)))
+    alphabet = LETTERS[: rng.randint(3, 26)] + rng.choice(["", "AEIOU", "XYZ", "0123456789", " ", " ,.!-", LETTERS.upper(), "#$%*+/:;=?@_"])
+    return "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 20 if r > 0.85 else 12)))
 
 
 def rand_text(rng: random.Random) -> str:
