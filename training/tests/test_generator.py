@@ -114,3 +114,25 @@ def test_method_chains_cover_the_builtin_api_and_run() -> None:
     assert ok > 0.85 * len(progs)
     # only the exceptions a wrong guess about the data can raise (index/remove of a missing item)
     assert {err for (status, err) in outcomes if status == "raised"} <= {"ValueError"}
+
+
+def test_wide_names_never_shadow_builtins_and_are_copied_into_programs() -> None:
+    import builtins
+    import keyword
+
+    from training.data.names import NOUNS, PREFIXES, wide_name
+
+    rng = random.Random(3)
+    drawn = {wide_name(rng) for _ in range(3000)}
+    assert all(n.isidentifier() and not keyword.iskeyword(n) and not hasattr(builtins, n) for n in drawn)
+    assert len(drawn) > 1000  # compounds and random letters, not a short list
+    # A share of the programs' own names come from the wide pool, and those programs still run.
+    programs = list(gen.generate(8, 300))
+    idents = collections.Counter()
+    for p in programs:
+        tree = ast.parse(p.source)
+        idents.update({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)})
+    wide = [n for n in idents if n in NOUNS or n.split("_")[0] in PREFIXES]
+    assert len(wide) > 50
+    outcomes = collections.Counter(_run(p.source, p.call)[0] for p in programs)
+    assert outcomes["ok"] > 0.8 * len(programs)
