@@ -3,7 +3,9 @@
 - ``int8`` (``model_int8.onnx``): every MatMul with a weight initializer becomes
   DynamicQuantizeLinear + MatMulInteger (per-column symmetric int8 weights), fast on WASM;
 - ``q4`` (``model_q4.onnx``): the same MatMuls become ``com.microsoft.MatMulNBits`` (4-bit blocks of
-  32 with a scale each), for WebGPU.
+  32 with a scale each), for WebGPU. The output projection (the MatMul that writes ``logits``) stays
+  fp32: at 4 bits its errors shift the logit of the token that ends a state, and the model stopped
+  states early.
 
 `python3 -m training.quantize public/models/NAME [--only int8|q4]`
 """
@@ -90,12 +92,13 @@ def pack_q4(w: np.ndarray, block: int) -> tuple[np.ndarray, np.ndarray]:
     return packed, scale.reshape(-1).astype(np.float32)
 
 
-def quantize_q4(src: Path, dst: Path, block: int = 32) -> int:
+def quantize_q4(src: Path, dst: Path, block: int = 32, keep_logits: bool = True) -> int:
     model = onnx.load(str(src))
     count = 0
+    outputs = {o.name for o in model.graph.output}
     for node, w in _weight_matmuls(model):
         k, n = w.shape
-        if k % block:
+        if k % block or (keep_logits and node.output[0] in outputs):
             continue
         base = node.output[0].replace("/", "_").strip("_")
         packed, scales = pack_q4(w, block)
@@ -126,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("model_dir", type=Path)
     parser.add_argument("--only", choices=["int8", "q4"])
+    parser.add_argument("--q4-logits", action="store_true", help="quantize the output projection to 4 bits too")
     args = parser.parse_args(argv)
     src = args.model_dir / "onnx" / "model.onnx"
     if not src.exists():
@@ -133,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.only in (None, "int8"):
         print(f"int8: {quantize_int8(src, src.with_name('model_int8.onnx'))} MatMuls quantized")
     if args.only in (None, "q4"):
-        print(f"q4: {quantize_q4(src, src.with_name('model_q4.onnx'))} MatMuls quantized")
+        print(f"q4: {quantize_q4(src, src.with_name('model_q4.onnx'), keep_logits=not args.q4_logits)} MatMuls quantized")
     return 0
 
 

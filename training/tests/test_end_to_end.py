@@ -9,6 +9,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import onnx
 import pytest
 
 from training import build_dataset, export, make_eval_set, quantize, train
@@ -39,6 +40,9 @@ def test_generate_train_export_and_evaluate(tmp_path: Path) -> None:
     quantize.main([str(model_dir)])
     for name in ("config.json", "tokenizer.json", "tokenizer_config.json", "onnx/model.onnx", "onnx/model_int8.onnx", "onnx/model_q4.onnx"):
         assert (model_dir / name).exists(), name
+    q4 = onnx.load(str(model_dir / "onnx" / "model_q4.onnx"))
+    writes = {n.output[0]: n.op_type for n in q4.graph.node}
+    assert writes["logits"] == "MatMul" and "MatMulNBits" in writes.values()  # the output projection stays fp32
 
     states = json.loads(ndb("debug", "examples/01_loop_sum.py", "--call", "total([3, 1])", "--actions", "step_into,step_over", "--engine", "both", "--model", str(model_dir), "--json"))["states"]
     assert len(states) == 3
