@@ -95,10 +95,9 @@ def pack_q4(w: np.ndarray, block: int) -> tuple[np.ndarray, np.ndarray]:
 def quantize_q4(src: Path, dst: Path, block: int = 32, keep_logits: bool = True) -> int:
     model = onnx.load(str(src))
     count = 0
-    outputs = {o.name for o in model.graph.output}
     for node, w in _weight_matmuls(model):
         k, n = w.shape
-        if k % block or (keep_logits and node.output[0] in outputs):
+        if k % block or (keep_logits and node.output[0] == "logits"):
             continue
         base = node.output[0].replace("/", "_").strip("_")
         packed, scales = pack_q4(w, block)

@@ -22,7 +22,7 @@ def rand_int(rng: random.Random, lo: int = -5, hi: int = 20) -> int:
     r = rng.random()
     if r < 0.1:
         return 0
-    if r < 0.18:  # now and then a larger number, so that digits are not all small
+    if r < 0.18 and (lo, hi) == (-5, 20):  # now and then a larger number, unless bounds were asked for
         return rng.randint(-60, 150)
     if r < 0.8:
         return rng.randint(max(lo, 0), hi)
