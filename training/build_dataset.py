@@ -285,7 +285,7 @@ def _work(task: tuple[int, int, int, dict[str, Any]]) -> list[ProgramResult]:
         if not rec["events"]:
             continue  # nothing ran: no states to learn from (counted above)
         trng = random.Random(f"traj:{seed}:{i}")
-        specs = [(sample_trajectory(rec, trng), rec) for _ in range(opts["per_program"])]
+        specs = [(sample_trajectory(rec, trng, jump_share=opts.get("jump_share", 0.0)), rec) for _ in range(opts["per_program"])]
         # its own random stream, so that the other trajectories do not depend on the share
         wrng = random.Random(f"whatif:{seed}:{i}")
         forward = [spec for spec, _ in specs if spec.direction == "forward"]
@@ -452,7 +452,7 @@ def train_default_tokenizer(seed: int, out: Path, vocab_size: int, programs: int
 def build(tokens: int, out: Path, workers: int = 2, seed: int = 0, tokenizer: Optional[Path] = None,
           per_program: int = 2, max_tokens: int = 2048, stdlib_share: float = 0.25, shard_tokens: int = 1 << 22,
           task_size: int = 32, max_events: int = 2000, time_limit: float = 5.0, hard_timeout: float = 30.0,
-          vocab_size: int = 2048, what_if_share: float = 0.1, quiet: bool = False) -> dict[str, Any]:
+          vocab_size: int = 2048, what_if_share: float = 0.1, jump_share: float = 0.0, quiet: bool = False) -> dict[str, Any]:
     started = time.time()
     out.mkdir(parents=True, exist_ok=True)
     backend_kw = {"max_events": max_events, "time_limit": time_limit, "hard_timeout": hard_timeout}
@@ -469,7 +469,8 @@ def build(tokens: int, out: Path, workers: int = 2, seed: int = 0, tokenizer: Op
         train_default_tokenizer(seed, tok_dir, vocab_size, 2000, 20000, stdlib_share, backend_kw)
     tok = NdbTokenizer.load(tok_dir)
     eot = tok.eot_id
-    opts = {"stdlib_share": stdlib_share, "per_program": per_program, "max_tokens": max_tokens, "what_if_share": what_if_share}
+    opts = {"stdlib_share": stdlib_share, "per_program": per_program, "max_tokens": max_tokens, "what_if_share": what_if_share,
+            "jump_share": jump_share}
     stats = Stats()
     seen: set[int] = set()  # 64-bit prefixes of program ids
     writer = ShardWriter(out, tok.vocab_size, shard_tokens, eot)
@@ -521,7 +522,7 @@ def build(tokens: int, out: Path, workers: int = 2, seed: int = 0, tokenizer: Op
         "tokens_per_s": round(total / max(1e-9, time.time() - gen_started)), "vocab_size": tok.vocab_size,
         "tokenizer_s": round(gen_started - started, 1),
         "tracer": "in-process (Python %d.%d)" % sys.version_info[:2] if IN_PROCESS else "pyodide under node",
-        "options": {"per_program": per_program, "max_tokens": max_tokens, "stdlib_share": stdlib_share, "what_if_share": what_if_share,
+        "options": {"per_program": per_program, "max_tokens": max_tokens, "stdlib_share": stdlib_share, "what_if_share": what_if_share, "jump_share": jump_share,
                     "max_events": max_events, "time_limit": time_limit, "hard_timeout": hard_timeout},
         "shards": {split: len(names) for split, names in writer.files.items()},
     })
@@ -543,6 +544,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--stdlib-share", type=float, default=0.25, help="share of programs from the standard library")
     ap.add_argument("--what-if-share", type=float, default=0.1,
                     help="share of programs that also give a what-if trajectory (a local edited at a stop)")
+    ap.add_argument("--jump-share", type=float, default=0.0,
+                    help="share of trajectories drawn from the jumps policy (step_return, breakpoint, continue)")
     ap.add_argument("--shard-tokens", type=int, default=1 << 22, help="tokens per shard file")
     ap.add_argument("--max-events", type=int, default=2000, help="the tracer's event budget")
     ap.add_argument("--time-limit", type=float, default=5.0, help="the tracer's time limit (s)")
@@ -553,7 +556,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         report = build(args.tokens, args.out, args.workers, args.seed, args.tokenizer, args.per_program,
                        args.max_tokens, args.stdlib_share, args.shard_tokens, max_events=args.max_events,
                        time_limit=args.time_limit, hard_timeout=args.hard_timeout, vocab_size=args.vocab_size,
-                       what_if_share=args.what_if_share, quiet=args.quiet)
+                       what_if_share=args.what_if_share, jump_share=args.jump_share, quiet=args.quiet)
     except RuntimeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

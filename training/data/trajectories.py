@@ -6,6 +6,10 @@ Each trajectory first draws its policy with probability ½ each:
   numbers; they sum to .8 and are used as relative weights);
 - ``steps``: step_into .5, step_over .5.
 
+With ``jump_share`` > 0 (ours, not the paper's; off by default), that share of trajectories instead
+draws ``jumps``: step_return .35, breakpoint .45, continue .2 (inverse: inv_step_call). Jumps are the
+actions a small model gets wrong most often, and each one is a whole stretch of the run to predict.
+
 A *forward* trajectory starts where a debugger session starts (the first event) and draws forward
 actions. An *inverse* trajectory starts at a later state (the return of the entry function, the
 exit, or any event) and draws inverse actions from the same policy mapped to its inverse
@@ -29,6 +33,7 @@ from ..navigator import Navigator
 
 MIXED = {"step_into": 0.35, "step_over": 0.1, "step_return": 0.2, "breakpoint": 0.1, "continue": 0.05}
 STEPS = {"step_into": 0.5, "step_over": 0.5}
+JUMPS = {"step_return": 0.35, "breakpoint": 0.45, "continue": 0.2}
 INVERSE_OF = {"step_into": "inv_step_into", "step_over": "inv_step_over", "step_return": "inv_step_call"}
 
 
@@ -80,18 +85,20 @@ def _inverse_start(rec: dict[str, Any], rng: random.Random) -> int:
 
 
 def sample_trajectory(
-    rec: dict[str, Any], rng: random.Random, max_actions: int = 24, inverse_share: float = 0.3
+    rec: dict[str, Any], rng: random.Random, max_actions: int = 24, inverse_share: float = 0.3, jump_share: float = 0.0
 ) -> TrajectorySpec:
     """Draws one trajectory over a recording (see the module docstring)."""
     n = len(rec["events"])
     policy = "mixed" if rng.random() < 0.5 else "steps"
+    if jump_share > 0 and rng.random() < jump_share:  # drawn only when asked, so old datasets rebuild the same
+        policy = "jumps"
     inverse = n > 0 and rng.random() < inverse_share
     if inverse:
         spec = TrajectorySpec("inverse", policy, _inverse_start(rec, rng))
     else:
         spec = TrajectorySpec("forward", policy, None)
     weights = policy_weights(spec)
-    if not inverse and policy == "mixed" and rng.random() < 0.3:
+    if not inverse and policy in ("mixed", "jumps") and rng.random() < 0.3:
         lines = _code_lines(rec)
         if lines:
             spec.breakpoints = sorted(set(rng.sample(lines, min(len(lines), rng.randint(1, 2)))))
@@ -102,7 +109,7 @@ def sample_trajectory(
 
 
 def policy_weights(spec: TrajectorySpec) -> dict[str, float]:
-    weights = MIXED if spec.policy == "mixed" else STEPS
+    weights = {"mixed": MIXED, "steps": STEPS, "jumps": JUMPS}[spec.policy]
     if spec.direction == "inverse":
         return {INVERSE_OF[k]: w for k, w in weights.items() if k in INVERSE_OF}
     return weights

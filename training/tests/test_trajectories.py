@@ -40,6 +40,22 @@ def test_action_mix_follows_the_policy() -> None:
     assert 0.38 < mixed["step_into"] / fwd < 0.5  # .35 / .8 ≈ .44, ends of trajectories aside
 
 
+def test_jump_share_draws_only_jumps_and_leaves_the_default_as_it_was() -> None:
+    rng_a, rng_b, rng_j = random.Random(4), random.Random(4), random.Random(4)
+    policies = collections.Counter()
+    kinds = collections.Counter()
+    for i in range(600):
+        rec = RECS[i % len(RECS)]
+        a, b = sample_trajectory(rec, rng_a), sample_trajectory(rec, rng_b, jump_share=0.0)
+        assert (a.policy, a.start, a.actions) == (b.policy, b.start, b.actions)
+        j = sample_trajectory(rec, rng_j, jump_share=0.5)
+        policies[j.policy] += 1
+        if j.policy == "jumps":
+            kinds.update(x.kind for x in j.actions)
+    assert 0.4 < policies["jumps"] / 600 < 0.6
+    assert set(kinds) == {"step_return", "breakpoint", "continue", "inv_step_call"}
+
+
 def test_trajectories_stop_at_the_ends_and_replay() -> None:
     for rec, spec in _sample(600, seed=1):
         n = len(rec["events"])
