@@ -58,9 +58,9 @@ DICT_NAMES = ["d", "counts", "table", "scores", "stock", "ages"]
 ACC_NAMES = ["total", "acc", "result", "s", "count", "best", "out"]
 VAR_NAMES = ["x", "n", "v", "item", "num", "val", "k"]
 CH_NAMES = ["ch", "c", "char", "letter"]
-FUNC_VERBS = ["compute", "process", "transform", "calc", "solve", "check", "count", "find", "make", "build"]
 # The share of names drawn from the wide pool instead of the family's own (see names.py).
 WIDE_NAME_SHARE = 0.35
+FUNC_VERBS = ["compute", "process", "transform", "calc", "solve", "check", "count", "find", "make", "build"]
 FUNC_NOUNS = ["total", "items", "values", "result", "score", "words", "text", "pairs", "data", "list"]
 
 
@@ -71,24 +71,29 @@ class G:
         self.rng = rng
         self.used: set[str] = set()
 
-    def pick(self, pool: list[str]) -> str:
+    def _wide(self, tries: int) -> str | None:
+        """Now and then a fresh name from the wide pool (``WIDE_NAME_SHARE``), else None."""
         if self.rng.random() < WIDE_NAME_SHARE:
-            for _ in range(5):
+            for _ in range(tries):
                 name = wide_name(self.rng)
                 if name not in self.used:
                     self.used.add(name)
                     return name
+        return None
+
+    def pick(self, pool: list[str]) -> str:
+        wide = self._wide(5)
+        if wide is not None:
+            return wide
         free = [n for n in pool if n not in self.used] or [f"{pool[0]}{len(self.used)}"]
         name = self.rng.choice(free)
         self.used.add(name)
         return name
 
     def func_name(self) -> str:
-        if self.rng.random() < WIDE_NAME_SHARE:
-            name = wide_name(self.rng)
-            if name not in self.used:
-                self.used.add(name)
-                return name
+        wide = self._wide(1)
+        if wide is not None:
+            return wide
         for _ in range(20):
             name = f"{self.rng.choice(FUNC_VERBS)}_{self.rng.choice(FUNC_NOUNS)}"
             if name not in self.used:

@@ -13,6 +13,8 @@ import builtins
 import keyword
 import random
 
+from .values import LETTERS
+
 NOUNS = (
     "account address amount animal answer area array article balance basket block board book "
     "border box branch bucket buffer cache card cart cell chain channel chunk city claim client "
@@ -26,7 +28,6 @@ NOUNS = (
     "weight zone "
 ).split()
 PREFIXES = "new old tmp my first last cur next prev max min raw clean sorted joined left right base temp final".split()
-LETTERS = "abcdefghijklmnopqrstuvwxyz"
 # Names that family templates write literally (not through ``G.pick``): a wide name must not be one.
 TEMPLATE_NAMES = set("out cur mid key half best kept total common ranked row col res acc lo hi i j k v p".split())
 _TAKEN = set(dir(builtins)) | set(keyword.kwlist) | set(keyword.softkwlist) | TEMPLATE_NAMES
