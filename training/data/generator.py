@@ -469,12 +469,74 @@ def fam_method_chain(g: G) -> Func:
     return Func(g.func_name(), params, body, "method_chain")
 
 
+def _data_param(g: G) -> tuple[str, str, list[str]]:
+    """A parameter of a common type and short expressions over it, the parameter itself included
+    (of its own type or another: a length, a test, a join)."""
+    kind = g.choice(["str", "list", "words"])
+    k = g.small(0, 9)
+    if kind == "str":
+        p, ch = g.pick(STR_NAMES), g.choice(list("aeiostnx "))
+        exprs = [
+            p, p, f"{p}[::-1]", f"{p}.upper()", f"{p}.lower()", f"len({p})", f"{p} + {p}", f"{p}[1:]",
+            f"{p}[:{g.small(1, 4)}]", f"{p}.strip()", f"{p}.capitalize()", f"{p}.count({ch!r})",
+            f"{p}.replace({ch!r}, '')", f"{p}.title()", f"{p}.split()", f"{p}.isalpha()", f"{ch!r} in {p}",
+            f"{p} * {g.small(2, 3)}", f"{p}.find({ch!r})",
+        ]  # fmt: skip
+        return p, g.choice(["str", "word", "text"]), exprs
+    if kind == "list":
+        p = g.pick(LIST_NAMES)
+        exprs = [
+            p, p, f"{p}[::-1]", f"len({p})", f"sorted({p})", f"{p} + [{k}]", f"{p}[1:]", f"{p}[:{g.small(1, 3)}]",
+            f"sum({p})", f"{p}.count({k})", f"{k} in {p}", f"{p} * 2", f"max({p}, default={k})", f"{p}[-1:]",
+        ]  # fmt: skip
+        return p, "list_int", exprs
+    p, sep = g.pick(WORDS_NAMES), g.choice(["' '", "', '", "'-'", "''"])
+    exprs = [
+        p, p, f"{sep}.join({p})", f"len({p})", f"sorted({p})", f"{p}[::-1]", f"{p}[1:]", f"{p} + [{sep}]",
+        f"[w.upper() for w in {p}]", f"[len(w) for w in {p}]", f"{p}.count('a')",
+    ]  # fmt: skip
+    return p, "list_str", exprs
+
+
+def fam_short(g: G) -> Func:
+    """Bodies of one or two lines: a function may return at its second line, and a parameter may
+    come back unchanged."""
+    p, typ, exprs = _data_param(g)
+    if g.chance(0.6):
+        return Func(g.func_name(), [(p, typ)], [f"    return {g.choice(exprs)}"], "short")
+    r = g.pick(ACC_NAMES)
+    return Func(g.func_name(), [(p, typ)], [f"    {r} = {g.choice(exprs)}", f"    return {g.choice([r, r, p])}"], "short")
+
+
+def fam_guard_clause(g: G) -> Func:
+    """A mode or a property of the input picks one of a few returns, the first one early."""
+    p, typ, exprs = _data_param(g)
+    params = [(p, typ)]
+    if g.chance(0.6):
+        mode = g.pick(["mode", "flag", "option", "level", "key"])
+        params.append((mode, "small_int"))
+        k = g.small(0, 8)
+        conds = [f"{mode} == {k}", f"{mode} == 0", f"{mode} < {k}", f"{mode} > {k}", f"{mode} % 2 == 0", f"not {mode}"]
+    else:
+        conds = [f"not {p}", f"len({p}) < {g.small(1, 4)}", f"len({p}) > {g.small(2, 6)}", f"len({p}) % 2 == 0"]
+    first, second = g.rng.sample(conds, 2)
+    body = [f"    if {first}:", f"        return {g.choice(exprs)}"]
+    shape = g.choice(["plain", "elif", "else"])
+    if shape == "elif":
+        body += [f"    elif {second}:", f"        return {g.choice(exprs)}"]
+    if shape == "else":
+        body += ["    else:", f"        return {g.choice(exprs)}"]
+    else:
+        body += [f"    return {g.choice(exprs)}"]
+    return Func(g.func_name(), params, body, "guard_clause")
+
+
 FAMILIES: list[tuple[Callable[[G], Func], float]] = [
     (fam_accumulate, 1.0), (fam_count_chars, 0.6), (fam_build_string, 0.7), (fam_frequency, 0.8),
     (fam_comprehension, 0.9), (fam_while, 0.8), (fam_slicing, 0.9), (fam_string_methods, 0.9),
     (fam_list_methods, 0.8), (fam_recursion, 1.0), (fam_early_return, 0.8), (fam_try_except, 1.0),
     (fam_tuples, 0.7), (fam_nested_loops, 0.6), (fam_sets, 0.5), (fam_dict_ops, 0.6), (fam_sorting, 0.5), (fam_validate, 0.6),
-    (fam_method_chain, 2.5),
+    (fam_method_chain, 2.5), (fam_short, 0.5), (fam_guard_clause, 0.8),
 ]  # fmt: skip
 
 

@@ -136,3 +136,23 @@ def test_wide_names_never_shadow_builtins_and_are_copied_into_programs() -> None
     assert len(wide) > 50
     outcomes = collections.Counter(_run(p.source, p.call)[0] for p in programs)
     assert outcomes["ok"] > 0.8 * len(programs)
+
+
+def test_short_bodies_and_guard_clauses_return_early_and_pass_parameters_through() -> None:
+    programs = [p for p in gen.generate(12, 3000) if p.family in ("short", "guard_clause")]
+    assert len(programs) > 100
+    returns_at_line_2 = 0
+    returns_a_parameter = 0
+    for p in programs:
+        assert _run(p.source, p.call)[0] == "ok", p.source
+        func = ast.parse(p.source).body[0]
+        assert isinstance(func, ast.FunctionDef)
+        params = {a.arg for a in func.args.args}
+        rets = [n for n in ast.walk(func) if isinstance(n, ast.Return)]
+        returns_at_line_2 += any(r.lineno == 2 for r in rets)
+        returns_a_parameter += any(isinstance(r.value, ast.Name) and r.value.id in params for r in rets)
+    # Programs this short never came out of the other families: the model had learned that line 2
+    # never returns, and that a returned value is always a new one.
+    assert returns_at_line_2 > 0.15 * len(programs)
+    assert returns_a_parameter > 0.15 * len(programs)
+    assert sum(1 for p in programs if "    if " in p.source and p.source.count("return ") >= 2) > 0.4 * len(programs)
