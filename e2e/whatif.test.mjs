@@ -31,6 +31,15 @@ function statusOf(on, pattern) {
   );
 }
 
+/** Waits until the note of the status line of `on` (the edits in force) matches `pattern`. */
+function noteOf(on, pattern) {
+  return on.waitForFunction(
+    ([source, flags]) => new RegExp(source, flags).test(document.querySelector('[role="status"] .note')?.textContent ?? ''),
+    [pattern.source, pattern.flags],
+    { timeout: STEP_TIMEOUT },
+  );
+}
+
 async function expectStatus(pattern) {
   await statusOf(page, pattern).catch(async () => {
     await page.screenshot({ path: join(ROOT, 'e2e', '.tmp', 'whatif-failure.png') }).catch(() => undefined);
@@ -110,6 +119,15 @@ async function setCondition(line, { condition = '', hitCount = '' }) {
   await dialog.getByLabel('Hit count', { exact: true }).fill(String(hitCount));
   await dialog.getByRole('button', { name: 'Save', exact: true }).click();
   return dialog;
+}
+
+/** A link that adds Python waits for consent: presses "Run shared code" and waits for the run. */
+async function runSharedCode(on) {
+  const button = on.getByRole('button', { name: 'Run shared code', exact: true });
+  await button.waitFor({ timeout: STEP_TIMEOUT });
+  await button.click();
+  await button.waitFor({ state: 'detached', timeout: STEP_TIMEOUT });
+  await idle(on);
 }
 
 describe('what-if debugging', () => {
@@ -333,7 +351,8 @@ describe('what-if debugging', () => {
     const otherErrors = watchErrors(other);
     await other.goto(link);
     await other.locator('main[data-engine="ready"]').waitFor({ timeout: LOAD_TIMEOUT });
-    await idle(other);
+    // A gallery example, but the link adds Python of its own: it waits for consent.
+    await runSharedCode(other);
     // The link's own recording (after its expressions are checked in Python) ends where the link was made.
     await statusOf(other, /^Program finished/);
     await other.locator('.monaco-editor .ndb-breakpoint.ndb-breakpoint-conditional').waitFor({ timeout: STEP_TIMEOUT });
@@ -344,6 +363,70 @@ describe('what-if debugging', () => {
     assert.deepEqual((await variables(other)).values, { numbers: '[3, 1, 4, 1, 5]', s: '8', n: '1' });
     const watched = other.locator('section[aria-label="Watch"] tr[data-expr="s + n"] td.real');
     assert.equal((await watched.textContent())?.trim(), '9');
+    assert.deepEqual(otherErrors, []);
+    await other.close();
+  });
+
+  it('a share link carries the what-if edits in force', async () => {
+    await pick('A for loop that sums');
+    await clickGlyph(page, 4);
+    await press(page, 'Continue');
+    await expectStatus(/^line 4 in total/);
+    await editValue('s', '100');
+    await press(page, 'Continue');
+    await expectStatus(/^line 4 in total/);
+    assert.deepEqual((await variables(page)).values, { numbers: '[3, 1, 4, 1, 5]', s: '103', n: '1' });
+    await editValue('n', '10');
+    await press(page, 'Step over');
+    await expectStatus(/^line 3 in total/);
+    assert.match((await status(page).textContent()) ?? '', /What if: s = 100, n = 10/);
+    const expected = await variables(page);
+    assert.deepEqual(expected.values, { numbers: '[3, 1, 4, 1, 5]', s: '113', n: '10' });
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await page.getByText('Link copied').waitFor();
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    assert.match(link, /&edit=/);
+
+    const other = await browser.context.newPage();
+    const otherErrors = watchErrors(other);
+    await other.goto(link);
+    await other.locator('main[data-engine="ready"]').waitFor({ timeout: LOAD_TIMEOUT });
+    await runSharedCode(other);
+    await statusOf(other, /^line 3 in total/);
+    await noteOf(other, /^What if: s = 100, n = 10 /);
+    assert.deepEqual((await variables(other)).values, expected.values);
+    // The edits are in force in the recording: the rest of the loop goes on from them.
+    await clickGlyph(other, 4); // off: Step out would stop at it again
+    await press(other, 'Step out');
+    await statusOf(other, /total returns 123/);
+    // Stepping back to before the edits returns to the unedited run.
+    await press(other, 'Back to call');
+    await statusOf(other, /^call of total/);
+    await press(other, 'Step out');
+    await statusOf(other, /total returns 14/);
+    assert.deepEqual(otherErrors, []);
+    await other.close();
+  });
+
+  it('a link whose edit cannot be made says so and keeps the rest', async () => {
+    const link = new URL(page.url());
+    const params = new URLSearchParams(link.hash.slice(1));
+    const edits = JSON.parse(params.get('edit') ?? '[]');
+    assert.equal(edits.length, 2);
+    params.set('edit', JSON.stringify([edits[0], { ...edits[1], expr: 'no_such_name' }]));
+    link.hash = params.toString();
+    const other = await browser.context.newPage();
+    const otherErrors = watchErrors(other);
+    await other.goto(link.href);
+    await other.locator('main[data-engine="ready"]').waitFor({ timeout: LOAD_TIMEOUT });
+    await runSharedCode(other);
+    const alert = other.getByRole('status').getByRole('alert');
+    await alert.waitFor({ timeout: STEP_TIMEOUT });
+    assert.match((await alert.textContent()) ?? '', /The link's edit `n = no_such_name` could not be made: .*NameError/);
+    // The first edit stays in force, at the linked stop: s went on from 100 with n = 1.
+    await statusOf(other, /^line 3 in total/);
+    await noteOf(other, /^What if: s = 100 \(/);
+    assert.deepEqual((await variables(other)).values, { numbers: '[3, 1, 4, 1, 5]', s: '104', n: '1' });
     assert.deepEqual(otherErrors, []);
     await other.close();
   });

@@ -67,6 +67,8 @@ export class Session {
   sharedPending = $state(false);
   /** The position a link asked for, applied after the next recording. */
   private restorePosition: Position | null = null;
+  /** The what-if edits a link carried, made again after the next recording. */
+  private restoreEdits: readonly Edit[] = [];
 
   /** A what-if message (a bad edit, condition or watch), shown as an alert until the next action. */
   whatIfError = $state<string | null>(null);
@@ -86,6 +88,12 @@ export class Session {
   private client: EngineClient | null = null;
   private lastHash = '';
   private hashSeq = 0;
+  /** Counts the links loaded: a restore made for an older one stops at its next await. */
+  private loadSeq = 0;
+  /** The restore in flight (start() and "Run shared code" may both ask for it). */
+  private restoring: { seq: number; done: Promise<void> } | null = null;
+  /** While a link is restored, the hash keeps what the link carried. */
+  private holdHash = false;
   private hashTimer: ReturnType<typeof setTimeout> | undefined;
 
   readonly dirty = $derived(
@@ -583,6 +591,7 @@ export class Session {
   private async loadFromHash(hash: string): Promise<boolean> {
     const shared = await decodeHash(hash);
     if (!shared) return false;
+    this.loadSeq++;
     this.lastHash = hash;
     this.source = shared.source;
     this.call = shared.call;
@@ -591,28 +600,78 @@ export class Session {
     this.watches = shared.watches.map((expr) => ({ expr }));
     this.exampleId = EXAMPLES.find((e) => e.source === shared.source && e.call === shared.call)?.id ?? '';
     this.restorePosition = shared.position;
+    this.restoreEdits = shared.edits;
     this.recording = null;
     this.debug = null;
     this.edits = [];
     this.recordedSource = null;
     this.error = null;
     this.whatIfError = null;
-    // A gallery example, call included, is the app's own code: it may run without asking.
-    this.sharedPending = this.exampleId === '';
+    // A gallery example, call included, is the app's own code: it may run without asking, unless
+    // the link adds Python of its own (conditions, watches, edits).
+    const addsPython = Object.keys(shared.conditions).length + shared.watches.length + shared.edits.length > 0;
+    this.sharedPending = this.exampleId === '' || addsPython;
     if (!this.sharedPending && this.engine === 'ready') void this.recordAndRestore();
     return true;
   }
 
-  /** Records, then goes to the position that came with a link (if any). */
-  private async recordAndRestore(): Promise<void> {
-    await this.checkLinkedExpressions();
-    const ok = await this.record();
+  /** Records, makes the edits and goes to the position that came with a link (if any). */
+  private recordAndRestore(): Promise<void> {
+    if (this.restoring?.seq === this.loadSeq) return this.restoring.done;
+    const seq = this.loadSeq;
+    const done = this.restore(seq).finally(() => {
+      if (this.restoring?.seq === seq) this.restoring = null;
+    });
+    this.restoring = { seq, done };
+    return done;
+  }
+
+  private async restore(seq: number): Promise<void> {
+    // Taken before any await: a link loaded meanwhile keeps its own (and waits for consent).
     const pos = this.restorePosition;
+    const edits = this.restoreEdits;
     this.restorePosition = null;
-    if (ok && this.debug && pos !== null) {
-      this.debug.jump(pos);
-      this.moveTo(this.debug.position);
-      this.emitJump();
+    this.restoreEdits = [];
+    this.holdHash = true;
+    try {
+      await this.checkLinkedExpressions();
+      if (seq !== this.loadSeq) return;
+      const ok = await this.record();
+      const debug = this.debug;
+      if (!ok || !debug || seq !== this.loadSeq) return;
+      if (edits.length > 0) await this.replayEdits(debug, edits, seq);
+      if (seq !== this.loadSeq || this.debug !== debug) return;
+      if (pos !== null || edits.length > 0) {
+        if (pos !== null) debug.jump(pos);
+        this.adopt(debug);
+        this.moveTo(debug.position);
+        this.emitJump();
+      }
+    } finally {
+      this.holdHash = false;
+      if (seq === this.loadSeq) this.scheduleHash(0);
+    }
+  }
+
+  /** A link's edits, made again one by one where its sender made them; the first that fails stops
+   * the replay with a message, and the ones before it stay in force. */
+  private async replayEdits(debug: DebugSession, edits: readonly Edit[], seq: number): Promise<void> {
+    this.busy = true;
+    try {
+      for (const e of edits) {
+        if (seq !== this.loadSeq || this.debug !== debug) return;
+        try {
+          debug.jump(e.at);
+          if (debug.position !== e.at) throw new EditError(`the program has no stop ${e.at}`);
+          await debug.edit(e.name, e.expr, (all) => this.rerun(all));
+        } catch (err) {
+          this.failWhatIf(`The link's edit \`${e.name} = ${e.expr}\` could not be made`, err);
+          return;
+        }
+      }
+    } finally {
+      if (this.debug === debug) this.adopt(debug);
+      this.busy = false;
     }
   }
 
@@ -639,13 +698,13 @@ export class Session {
   }
 
   private scheduleHash(delay = 400): void {
-    if (this.sharedPending) return;
+    if (this.sharedPending || this.holdHash) return;
     clearTimeout(this.hashTimer);
     this.hashTimer = setTimeout(() => void this.writeHash(), delay);
   }
 
   private async writeHash(): Promise<void> {
-    if (this.sharedPending) return;
+    if (this.sharedPending || this.holdHash) return;
     clearTimeout(this.hashTimer);
     const seq = ++this.hashSeq;
     const hash = await encodeHash({
@@ -655,6 +714,7 @@ export class Session {
       position: this.dirty ? 0 : this.position,
       conditions: this.conditions,
       watches: this.watches.map((w) => w.expr),
+      edits: this.dirty ? [] : [...this.edits],
     });
     if (seq !== this.hashSeq || hash === location.hash) return;
     this.lastHash = hash;

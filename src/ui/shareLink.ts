@@ -1,8 +1,9 @@
 // The URL hash holds the whole session: the code (gzip + base64url), the call, the breakpoints
-// (with their conditions), the watch expressions and the position, so that a link reproduces what
-// its sender saw. What-if edits are not carried.
+// (with their conditions), the watch expressions, the what-if edits in force and the position, so
+// that a link reproduces what its sender saw.
 
 import type { BreakCondition } from '../core/navigator';
+import type { Edit } from '../core/whatIf';
 
 export interface SharedState {
   source: string;
@@ -12,6 +13,8 @@ export interface SharedState {
   /** Conditions and hit counts by breakpoint line. */
   conditions: Record<number, BreakCondition>;
   watches: string[];
+  /** The what-if edits in force, oldest first (each made in the recording of the ones before). */
+  edits: Edit[];
 }
 
 function toBase64Url(bytes: Uint8Array): string {
@@ -43,8 +46,8 @@ export async function decompressText(encoded: string): Promise<string> {
   return new TextDecoder().decode(await pipe(fromBase64Url(encoded), new DecompressionStream('gzip')));
 }
 
-/** `#code=…&call=…&bp=3,5&pos=12`, plus `cond={"5":{"condition":"i > 2"}}` and
- * `watch=["total"]` (JSON) when there are any. */
+/** `#code=…&call=…&bp=3,5&pos=12`, plus `cond={"5":{"condition":"i > 2"}}`, `watch=["total"]`
+ * and `edit=[{"at":7,"name":"n","expr":"10"}]` (JSON) when there are any. */
 export async function encodeHash(state: SharedState): Promise<string> {
   const params = new URLSearchParams();
   params.set('code', await compressText(state.source));
@@ -53,6 +56,7 @@ export async function encodeHash(state: SharedState): Promise<string> {
   params.set('pos', String(state.position));
   if (Object.keys(state.conditions).length > 0) params.set('cond', JSON.stringify(state.conditions));
   if (state.watches.length > 0) params.set('watch', JSON.stringify(state.watches));
+  if (state.edits.length > 0) params.set('edit', JSON.stringify(state.edits.map(({ at, name, expr }) => ({ at, name, expr }))));
   return `#${params.toString()}`;
 }
 
@@ -80,6 +84,7 @@ export async function decodeHash(hash: string): Promise<SharedState | null> {
     position: Number.isInteger(pos) ? pos : 0,
     conditions: parseConditions(params.get('cond'), lines),
     watches: parseWatches(params.get('watch')),
+    edits: parseEdits(params.get('edit')),
   };
 }
 
@@ -113,4 +118,24 @@ function parseWatches(text: string | null): string[] {
   const raw = parseJson(text);
   if (!Array.isArray(raw)) return [];
   return [...new Set(raw.filter((w): w is string => typeof w === 'string' && w.trim() !== ''))];
+}
+
+/** More would mean as many runs of the program before the link is usable. */
+export const MAX_LINKED_EDITS = 50;
+
+/** Edits build on one another, so a malformed one ends the list: only the well-formed edits before
+ * it are kept (positions never go back: an edit before an earlier one would have undone it). */
+function parseEdits(text: string | null): Edit[] {
+  const raw = parseJson(text);
+  if (!Array.isArray(raw)) return [];
+  const out: Edit[] = [];
+  for (const item of raw.slice(0, MAX_LINKED_EDITS)) {
+    if (!item || typeof item !== 'object') break;
+    const { at, name, expr } = item as { at?: unknown; name?: unknown; expr?: unknown };
+    if (typeof at !== 'number' || !Number.isInteger(at) || at < 0 || at < (out[out.length - 1]?.at ?? 0)) break;
+    if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) break;
+    if (typeof expr !== 'string' || expr.trim() === '') break;
+    out.push({ at, name, expr });
+  }
+  return out;
 }
