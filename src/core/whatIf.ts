@@ -12,6 +12,11 @@ export interface Edit {
   expr: string;
 }
 
+/** Whether `name` can be assigned by an edit (an identifier in ASCII, as the tracer accepts). */
+export function isVariableName(name: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name);
+}
+
 /** A bad edit: the session is left as it was. */
 export class EditError extends Error {}
 
@@ -51,7 +56,7 @@ export class EditHistory {
     const events = this.recording.events;
     if (pos < 0) throw new EditError('nothing to edit before the program starts: step into it first');
     if (pos >= events.length) throw new EditError('nothing to edit after the program has ended');
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new EditError(`'${name}' is not a variable name`);
+    if (!isVariableName(name)) throw new EditError(`'${name}' is not a variable name`);
     if (expr.trim() === '') throw new EditError(`no value for ${name}: type a Python expression`);
     const e = events[pos]!;
     if (!(name in e.locals)) {

@@ -3,7 +3,7 @@
 // that a link reproduces what its sender saw.
 
 import type { BreakCondition } from '../core/navigator';
-import type { Edit } from '../core/whatIf';
+import { isVariableName, type Edit } from '../core/whatIf';
 
 export interface SharedState {
   source: string;
@@ -133,7 +133,7 @@ function parseEdits(text: string | null): Edit[] {
     if (!item || typeof item !== 'object') break;
     const { at, name, expr } = item as { at?: unknown; name?: unknown; expr?: unknown };
     if (typeof at !== 'number' || !Number.isInteger(at) || at < 0 || at < (out[out.length - 1]?.at ?? 0)) break;
-    if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) break;
+    if (typeof name !== 'string' || !isVariableName(name)) break;
     if (typeof expr !== 'string' || expr.trim() === '') break;
     out.push({ at, name, expr });
   }

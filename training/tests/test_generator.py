@@ -151,8 +151,8 @@ def test_short_bodies_and_guard_clauses_return_early_and_pass_parameters_through
         rets = [n for n in ast.walk(func) if isinstance(n, ast.Return)]
         returns_at_line_2 += any(r.lineno == 2 for r in rets)
         returns_a_parameter += any(isinstance(r.value, ast.Name) and r.value.id in params for r in rets)
-    # Programs this short never came out of the other families: the model had learned that line 2
-    # never returns, and that a returned value is always a new one.
+    # The other families rarely write these (seed 12, 3,000 programs: 0.9 % of programs have a
+    # function returning on the line after its def, 6.4 % return a parameter).
     assert returns_at_line_2 > 0.15 * len(programs)
     assert returns_a_parameter > 0.15 * len(programs)
     assert sum(1 for p in programs if "    if " in p.source and p.source.count("return ") >= 2) > 0.4 * len(programs)
