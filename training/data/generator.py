@@ -469,10 +469,11 @@ def fam_method_chain(g: G) -> Func:
     return Func(g.func_name(), params, body, "method_chain")
 
 
-def _data_param(g: G) -> tuple[str, str, list[str]]:
-    """A parameter of a common type and short expressions over it, the parameter itself included
-    (of its own type or another: a length, a test, a join)."""
-    kind = g.choice(["str", "list", "words"])
+def _data_param(g: G, kind: str | None = None) -> tuple[str, str, list[str]]:
+    """A parameter of a common type (``kind``: str, list or words; chosen when None) and short
+    expressions over it, the parameter itself included (of its own type or another: a length, a
+    test, a join)."""
+    kind = kind or g.choice(["str", "list", "words"])
     k = g.small(0, 9)
     if kind == "str":
         p, ch = g.pick(STR_NAMES), g.choice(list("aeiostnx "))
@@ -531,12 +532,59 @@ def fam_guard_clause(g: G) -> Func:
     return Func(g.func_name(), params, body, "guard_clause")
 
 
+def _second_param(g: G, p: str, kind: str) -> tuple[str, str, list[str]]:
+    """A second parameter (a count or a piece of text) and expressions mixing it with ``p``."""
+    if g.chance(0.55):
+        n = g.pick(["n", "k", "count", "size", "width", "times", "index"])
+        by_kind = {
+            "str": [f"{p}[:{n}]", f"{p}[{n}:]", f"{p} * {n}", f"{p}.ljust({n}, '*')", f"{p}.zfill({n})",
+                    f"str({n}) + {p}", f"{p} + str({n})", f"len({p}) + {n}", f"len({p}) > {n}", f"{p}[::{n} or 1]"],
+            "list": [f"{p}[:{n}]", f"{p}[{n}:]", f"{p} + [{n}]", f"[x + {n} for x in {p}]",
+                     f"[x * {n} for x in {p}]", f"{p}.count({n})", f"{n} in {p}", f"[{n}] + {p}"],
+            "words": [f"{p}[:{n}]", f"{p}[{n}:]", f"[w * {n} for w in {p}]", f"[w[:{n}] for w in {p}]",
+                      f"len({p}) - {n}", f"{p} + [str({n})]"],
+        }  # fmt: skip
+        return n, "small_int", by_kind[kind] + [n, n]
+    q = g.pick(["sep", "prefix", "suffix", "other", "extra", "tag"])
+    by_kind = {
+        "str": [f"{p} + {q}", f"{q} + {p}", f"{q}.join({p})", f"{p}.replace({q}, '')", f"{p}.count({q})",
+                f"{p}.startswith({q})", f"{p}.endswith({q})", f"{q} in {p}", f"{p}.split({q} or None)",
+                f"{p}.strip({q})", f"{p}.find({q})", f"{q} * len({p})"],
+        "list": [f"{q} * len({p})", f"[str(x) + {q} for x in {p}]", f"{q}.join(str(x) for x in {p})",
+                 f"len({q}) in {p}"],
+        "words": [f"{q}.join({p})", f"{p} + [{q}]", f"[w + {q} for w in {p}]", f"{q} in {p}",
+                  f"{p}.count({q})", f"[{q}] + {p}"],
+    }  # fmt: skip
+    return q, "word", by_kind[kind] + [q, q]
+
+
+def fam_two_params(g: G) -> Func:
+    """Two parameters of different types whose values meet in short expressions; a test on either
+    one may pick which value comes back, a parameter itself included."""
+    kind = g.choice(["str", "list", "words"])
+    p, typ, exprs = _data_param(g, kind)
+    q, qtyp, mixed = _second_param(g, p, kind)
+    params = [(p, typ), (q, qtyp)] if g.chance(0.7) else [(q, qtyp), (p, typ)]
+    pool = mixed + mixed + exprs
+    if g.chance(0.4):
+        r = g.pick(ACC_NAMES)
+        return Func(g.func_name(), params, [f"    {r} = {g.choice(pool)}", f"    return {g.choice([r, r, p, q])}"], "two_params")
+    cond = g.choice([f"not {q}", f"not {p}", f"len({p}) > {g.small(1, 5)}"] + [e for e in mixed if not e.startswith("[") and (" in " in e or ">" in e or "with(" in e)])
+    body = [f"    if {cond}:", f"        return {g.choice(pool)}"]
+    if g.chance(0.5):
+        body += ["    else:", f"        return {g.choice(pool)}"]
+    else:
+        r = g.pick(ACC_NAMES)
+        body += [f"    {r} = {g.choice(pool)}", f"    return {g.choice([r, r, p, q])}"]
+    return Func(g.func_name(), params, body, "two_params")
+
+
 FAMILIES: list[tuple[Callable[[G], Func], float]] = [
     (fam_accumulate, 1.0), (fam_count_chars, 0.6), (fam_build_string, 0.7), (fam_frequency, 0.8),
     (fam_comprehension, 0.9), (fam_while, 0.8), (fam_slicing, 0.9), (fam_string_methods, 0.9),
     (fam_list_methods, 0.8), (fam_recursion, 1.0), (fam_early_return, 0.8), (fam_try_except, 1.0),
     (fam_tuples, 0.7), (fam_nested_loops, 0.6), (fam_sets, 0.5), (fam_dict_ops, 0.6), (fam_sorting, 0.5), (fam_validate, 0.6),
-    (fam_method_chain, 2.5), (fam_short, 0.5), (fam_guard_clause, 0.8),
+    (fam_method_chain, 2.5), (fam_short, 0.5), (fam_guard_clause, 0.8), (fam_two_params, 0.9),
 ]  # fmt: skip
 
 

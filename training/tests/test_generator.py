@@ -156,3 +156,19 @@ def test_short_bodies_and_guard_clauses_return_early_and_pass_parameters_through
     assert returns_at_line_2 > 0.15 * len(programs)
     assert returns_a_parameter > 0.15 * len(programs)
     assert sum(1 for p in programs if "    if " in p.source and p.source.count("return ") >= 2) > 0.4 * len(programs)
+
+
+def test_two_params_mix_a_count_or_text_with_data_and_may_return_either() -> None:
+    programs = [p for p in gen.generate(13, 3000) if p.family == "two_params"]
+    assert len(programs) > 80
+    returns = {"first": 0, "second": 0}
+    for p in programs:
+        assert _run(p.source, p.call)[0] == "ok", p.source
+        func = ast.parse(p.source).body[0]
+        assert isinstance(func, ast.FunctionDef) and len(func.args.args) == 2
+        names = [a.arg for a in func.args.args]
+        rets = [n.value.id for n in ast.walk(func) if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)]
+        returns["first"] += names[0] in rets
+        returns["second"] += names[1] in rets
+    # Either parameter, whatever its type, can come back unchanged.
+    assert min(returns.values()) > 0.05 * len(programs)
