@@ -170,5 +170,6 @@ def test_two_params_mix_a_count_or_text_with_data_and_may_return_either() -> Non
         rets = [n.value.id for n in ast.walk(func) if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)]
         returns["first"] += names[0] in rets
         returns["second"] += names[1] in rets
-    # Either parameter, whatever its type, can come back unchanged.
+    # Either parameter (the data first in 70 % of programs, the count or text first in the rest)
+    # comes back unchanged in some programs.
     assert min(returns.values()) > 0.05 * len(programs)
