@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { onnxFileName, type ModelDtype } from './src/model/modelConfig';
+import { onnxFileName, type ModelDtype } from './src/neuralEngine/modelConfig';
 
 // Cross-origin isolation: SharedArrayBuffer (Pyodide's interrupt buffer) needs both headers.
 const isolation = {
@@ -80,7 +80,7 @@ function missingModelsAre404(): Plugin {
 
 /** In the model worker, transformers.js (used for its tokenizer only) gets a stub for ORT. */
 function ortStubForTransformers(): Plugin {
-  const stub = fileURLToPath(new URL('./src/model/browserOrtStub.ts', import.meta.url));
+  const stub = fileURLToPath(new URL('./src/neuralEngine/browserOrtStub.ts', import.meta.url));
   return {
     name: 'ndb-ort-stub-for-transformers',
     enforce: 'pre',

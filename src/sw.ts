@@ -8,7 +8,7 @@
 // - First visit: the worker takes control at once (the page reloads once if it needs the headers)
 //   and fills its cache when the page asks (`ndb-fill`), downloading with `cache: 'no-cache'` so
 //   that files the page has just fetched revalidate instead of downloading twice. It then fetches
-//   the default model's files into the model's own cache (the one src/model/browserModel.ts reads:
+//   the default model's files into the model's own cache (the one src/neuralEngine/browserModel.ts reads:
 //   stored once) and answers `ndb-offline-ready`.
 // - Update: a new version fills its cache while installing, then waits; the page shows "Reload",
 //   which sends `SKIP_WAITING`. Activation deletes the older app and model caches.

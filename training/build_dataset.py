@@ -7,7 +7,7 @@ functions of the standard library called with generated inputs (``training/data/
 share ``--stdlib-share``). Program ``i`` is drawn from ``random.Random(f"{seed}:{i}")`` whatever
 the number of workers, and results are consumed in program order, so a build is deterministic.
 
-Tracing: with Python ≥ 3.12 each worker imports ``training.tracer`` and records in-process; with
+Tracing: with Python ≥ 3.12 each worker imports ``src/realEngine/tracer.py`` (through ``training.real_engine``) and records in-process; with
 an older Python (whose traces differ, DESIGN §3) each worker streams programs through its own
 ``node training/pyodide_trace.mjs`` (CPython 3.14 in Pyodide) and kills and restarts it when a
 program does not come back within ``--hard-timeout`` seconds. Every program is counted by how it
@@ -161,7 +161,7 @@ class TraceBackend:
         """(recording, None) or (None, why it failed: "hard_stop" or the tracer's error). ``edits``:
         what-if assignments (tracer.record's ``edits``)."""
         if IN_PROCESS:
-            from . import tracer
+            from .real_engine import tracer
 
             try:
                 return tracer.record(source, call, max_events=self.max_events, time_limit=self.time_limit, edits=edits), None

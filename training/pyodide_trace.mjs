@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { register } from 'tsx/esm/api';
 
 register();
-const { loadNodeEngine } = await import('../src/runtime/node.ts');
+const { loadNodeEngine } = await import('../src/realEngine/node.ts');
 const engine = await loadNodeEngine();
 const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
 for await (const line of lines) {

@@ -1,7 +1,7 @@
 // `ndb bench` on the shipped model, kept small: one program, three actions, short states.
 
 import { describe, expect, it } from 'vitest';
-import { loadNodeModel } from '../model/nodeModel';
+import { loadNodeModel } from '../neuralEngine/nodeModel';
 import { medianResult, runBench } from './bench';
 import { defaultModelDir } from './neural';
 

@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { parseAction, type Action } from '../core/actions';
 import { Navigator } from '../core/navigator';
-import type { LoadedModel } from '../model/nodeModel';
-import { NeuralSession } from '../model/neuralSession';
-import { argmax } from '../model/causalLm';
-import { decoderShape } from '../model/modelConfig';
-import { loadNodeEngine, REPO_ROOT } from '../runtime/node';
+import type { LoadedModel } from '../neuralEngine/nodeModel';
+import { NeuralSession } from '../neuralEngine/neuralSession';
+import { argmax } from '../neuralEngine/causalLm';
+import { decoderShape } from '../neuralEngine/modelConfig';
+import { loadNodeEngine, REPO_ROOT } from '../realEngine/node';
 
 /** The actions run on every program, in this order. */
 export const BENCH_ACTIONS = ['step_into', 'step_into', 'step_over', 'step_over', 'step_into', 'step_over', 'step_return', 'inv_step_call'];

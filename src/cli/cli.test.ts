@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../runtime/node';
+import { REPO_ROOT } from '../realEngine/node';
 import { main } from './main';
 
 const dir = mkdtempSync(join(tmpdir(), 'ndb-cli-'));

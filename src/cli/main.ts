@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { ActionSyntaxError, formatStep, parseStep, parseStepList, type Step } from '../core/actions';
 import type { DebugState } from '../core/state';
 import { toTraceLines } from '../core/traceJsonl';
-import { loadNodeEngine } from '../runtime/node';
+import { loadNodeEngine } from '../realEngine/node';
 import { checkKnown, parseArgs, parseLineList, stringOption, UsageError, type ParsedArgs } from './args';
 import { debugStates, ProgramError, recordOrThrow, rerunWith } from './session';
 

@@ -10,11 +10,11 @@ import { EvalStats } from '../core/evalStats';
 import type { ParseResult } from '../core/format';
 import type { DebugState } from '../core/state';
 import type { Recording } from '../core/trace';
-import { NeuralSession } from '../model/neuralSession';
-import type { ModelDtype } from '../model/modelConfig';
-import { loadNodeModel, type LoadedModel } from '../model/nodeModel';
-import { loadNodeEngine, readRepoFile, REPO_ROOT } from '../runtime/node';
-import { installModule, type RealEngine } from '../runtime/realEngine';
+import { NeuralSession } from '../neuralEngine/neuralSession';
+import type { ModelDtype } from '../neuralEngine/modelConfig';
+import { loadNodeModel, type LoadedModel } from '../neuralEngine/nodeModel';
+import { loadNodeEngine, readRepoFile, REPO_ROOT } from '../realEngine/node';
+import { installModule, type RealEngine } from '../realEngine/realEngine';
 import { stringOption, UsageError, type ParsedArgs } from './args';
 import { Progress } from './progress';
 import { applyEdit, ProgramError } from './session';
@@ -156,7 +156,7 @@ interface ValueHelpers {
 }
 
 function valueHelpers(engine: RealEngine): ValueHelpers {
-  installModule(engine.pyodide, 'ndb_values', readRepoFile('src/runtime/values.py'));
+  installModule(engine.pyodide, 'ndb_values', readRepoFile('src/realEngine/values.py'));
   const mod = engine.pyodide.pyimport('ndb_values') as unknown as ValueHelpers & { call_arguments(v: unknown): string | null };
   return {
     same_value: (a, b) => Boolean(mod.same_value(a, b)),

@@ -5,7 +5,7 @@ import { DebugSession } from '../core/debugSession';
 import type { DebugState } from '../core/state';
 import type { Recording } from '../core/trace';
 import { EditError, type Edit } from '../core/whatIf';
-import type { RealEngine } from '../runtime/realEngine';
+import type { RealEngine } from '../realEngine/realEngine';
 
 export class ProgramError extends Error {}
 

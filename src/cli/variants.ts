@@ -6,11 +6,11 @@ import { parseAction } from '../core/actions';
 import { compareStates } from '../core/compare';
 import { Navigator } from '../core/navigator';
 import { stateAt } from '../core/state';
-import { argmax } from '../model/causalLm';
-import type { ModelDtype } from '../model/modelConfig';
-import { NeuralSession } from '../model/neuralSession';
-import { loadNodeModel, type LoadedModel } from '../model/nodeModel';
-import { loadNodeEngine } from '../runtime/node';
+import { argmax } from '../neuralEngine/causalLm';
+import type { ModelDtype } from '../neuralEngine/modelConfig';
+import { NeuralSession } from '../neuralEngine/neuralSession';
+import { loadNodeModel, type LoadedModel } from '../neuralEngine/nodeModel';
+import { loadNodeEngine } from '../realEngine/node';
 import { Progress } from './progress';
 
 interface Item {

@@ -1,4 +1,4 @@
-// The recording made by the tracer (training/tracer.py); docs/trace.md describes every field.
+// The recording made by the tracer (src/realEngine/tracer.py); docs/trace.md describes every field.
 
 export type EventKind = 'call' | 'line' | 'return' | 'exception';
 

@@ -7,8 +7,8 @@ import { compareStates, type FieldName, type StateComparison } from '../core/com
 import type { ParseResult } from '../core/format';
 import { stateAt, type DebugState } from '../core/state';
 import type { Position, Recording } from '../core/trace';
-import type { ModelDtype } from '../model/modelConfig';
-import { ModelClient, ModelError, type Backend, type ModelInfo, type PredictionResult } from '../model/modelClient';
+import type { ModelDtype } from '../neuralEngine/modelConfig';
+import { ModelClient, ModelError, type Backend, type ModelInfo, type PredictionResult } from '../neuralEngine/modelClient';
 
 export type Mode = 'compare' | 'neural' | 'real';
 

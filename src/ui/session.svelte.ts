@@ -8,7 +8,7 @@ import type { BreakCondition } from '../core/navigator';
 import { changedLocals, stackAt, stateAt, type DebugState, type StackFrame } from '../core/state';
 import type { Position, Recording, WatchValue } from '../core/trace';
 import { EditError, type Edit } from '../core/whatIf';
-import { EngineClient, EngineError, type EngineInfo, type EvaluationResult, type RecordOptions } from '../runtime/client';
+import { EngineClient, EngineError, type EngineInfo, type EvaluationResult, type RecordOptions } from '../realEngine/client';
 import { EXAMPLES, type Example } from './examples';
 import type { DebuggerEvent } from './neural.svelte';
 import { decodeHash, encodeHash } from './shareLink';

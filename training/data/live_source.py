@@ -2,7 +2,7 @@
 with no dataset on disk (a CUDA machine has Python but no Node, DESIGN §5).
 
 Workers run the dataset builder's pipeline (``training.build_dataset``: programs from the generator
-and the standard library, traced in-process by ``training.tracer``, trajectories drawn with the
+and the standard library, traced in-process by ``src/realEngine/tracer.py`` (through ``training.real_engine``), trajectories drawn with the
 data policy, tokenized) on an endless stream of program indices. Their documents (each followed by
 ``<|endoftext|>``) go to a rolling buffer per split (train, or val for the generator's held-out
 programs); ``batch`` samples windows from the buffer, taking in whatever the workers have finished

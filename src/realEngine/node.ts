@@ -1,5 +1,5 @@
 // Loads the real engine in Node (CLI and tests): Pyodide from node_modules, the tracer from
-// training/tracer.py.
+// src/realEngine/tracer.py.
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +21,7 @@ export function loadNodeEngine(): Promise<RealEngine> {
       stdout: (line: string) => process.stderr.write(`${line}\n`),
       stderr: (line: string) => process.stderr.write(`${line}\n`),
     });
-    return RealEngine.create(pyodide, readRepoFile('training/tracer.py'));
+    return RealEngine.create(pyodide, readRepoFile('src/realEngine/tracer.py'));
   })();
   return engine;
 }

@@ -12,7 +12,7 @@ import type { RealEngine } from './realEngine';
 import { hash, loadOracle, rng, snapshot, type Snapshot } from './testing/oracle';
 import { loadPrograms } from './testing/programs';
 
-const programs = loadPrograms('examples', 'src/runtime/testing/programs');
+const programs = loadPrograms('examples', 'src/realEngine/testing/programs');
 const SEQUENCES_PER_PROGRAM = Number(process.env.NDB_ORACLE_SEQUENCES ?? 60);
 const ACTIONS_PER_SEQUENCE = 16;
 

@@ -9,7 +9,7 @@ export type Snapshot = Record<string, unknown>;
 
 /** Installs the oracle next to the tracer; returns `run_segments_json`. */
 export function loadOracle(engine: RealEngine): (request: string) => string {
-  installModule(engine.pyodide, 'bdb_oracle', readRepoFile('src/runtime/testing/bdb_oracle.py'));
+  installModule(engine.pyodide, 'bdb_oracle', readRepoFile('src/realEngine/testing/bdb_oracle.py'));
   const mod = engine.pyodide.pyimport('bdb_oracle') as unknown as { run_segments_json: (r: string) => string };
   return (r) => mod.run_segments_json(r);
 }

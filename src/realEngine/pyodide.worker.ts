@@ -5,7 +5,7 @@
 // answers `ready` once loaded, and `recorded`/`evaluated` or `error` for each request, echoing its id.
 
 import type { loadPyodide as LoadPyodide, PyodideInterface } from 'pyodide';
-import tracerSource from '../../training/tracer.py?raw';
+import tracerSource from './tracer.py?raw';
 import type { EvaluationResult, WorkerRequest, WorkerResponse } from './client';
 import { installModule, RealEngine, type RecordOptions } from './realEngine';
 import valuesSource from './values.py?raw';
