@@ -102,6 +102,38 @@ def _strip_addresses(text: str) -> str:
     return "".join(out)
 
 
+# How deep the attribute form nests before it writes `Name(...)`.
+OBJECT_DEPTH = 4
+
+
+def _is_user_object(value: Any) -> bool:
+    """An instance of a class the user's program defined (its module is ``__main__``)."""
+    cls = type(value)
+    return getattr(cls, "__module__", None) == "__main__" and not isinstance(value, (type, BaseException))
+
+
+def _object_fields(value: Any) -> list[tuple[str, Any]]:
+    """The instance's attributes as ``vars()`` and ``__slots__`` hold them; no property or
+    ``__getattr__`` runs, so showing an object never runs the user's code."""
+    fields: list[tuple[str, Any]] = []
+    try:
+        fields.extend(vars(value).items())
+    except TypeError:
+        pass
+    seen = {name for name, _ in fields}
+    for klass in type(value).__mro__:
+        slots = klass.__dict__.get("__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name in seen or name in ("__dict__", "__weakref__"):
+                continue
+            try:
+                fields.append((name, object.__getattribute__(value, name)))
+                seen.add(name)
+            except AttributeError:
+                pass
+    return fields
+
+
 class _Reprer:
     def __init__(self, max_repr: int) -> None:
         self.max_repr = max_repr
@@ -117,24 +149,105 @@ class _Reprer:
 
     def __call__(self, value: Any) -> str:
         try:
-            if isinstance(value, (str, bytes, bytearray)) and len(value) > self.max_repr:
-                text = repr(value[: self.max_repr])
-            elif isinstance(value, (list, tuple, dict, set, frozenset)) and len(value) > 1000:
-                text = self.short.repr(value)
-            elif isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 10_000:
-                text = f"<int with about {int(value.bit_length() * 0.30103) + 1} digits>"
-            else:
-                text = repr(value)
+            text = self._builtin(value)
+            if "<__main__." in text:
+                # An instance of a user class without a __repr__ of its own, here or inside a
+                # container: show its attributes, as a learner (and the model) must see them change.
+                text = self._shown(value, 0, set())
         except RecursionError:
             text = "<repr failed: RecursionError>"
         except Exception as exc:  # a user's __repr__ may raise anything
-            text = f"<repr failed: {type(exc).__name__}>"
+            # e.g. a __repr__ that reads attributes __init__ has not set yet
+            text = self._object_form(value, 0, set()) if _is_user_object(value) else f"<repr failed: {type(exc).__name__}>"
         if not isinstance(text, str):
             text = "<repr failed: not a str>"
         text = _strip_addresses(text)
         if len(text) > self.max_repr:
             text = text[: self.max_repr] + TRUNCATION_MARK
         return text
+
+    def _builtin(self, value: Any) -> str:
+        if isinstance(value, (str, bytes, bytearray)) and len(value) > self.max_repr:
+            return repr(value[: self.max_repr])
+        if isinstance(value, (list, tuple, dict, set, frozenset)) and len(value) > 1000:
+            return self.short.repr(value)
+        if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 10_000:
+            return f"<int with about {int(value.bit_length() * 0.30103) + 1} digits>"
+        return repr(value)
+
+    def _shown(self, value: Any, depth: int, active: set[int]) -> str:
+        """``repr`` with user objects in the attribute form, walking the builtin containers that
+        hold them; ``active`` holds the containers being written, so a cycle writes ``...``."""
+        kind = type(value)
+        if kind in (list, tuple, dict, set, frozenset):
+            if id(value) in active:
+                return {list: "[...]", dict: "{...}", tuple: "(...)"}.get(kind, "...")
+            if len(value) > 1000:
+                return self._builtin(value)
+            active.add(id(value))
+            try:
+                return self._container(value, depth, active)
+            finally:
+                active.discard(id(value))
+        if _is_user_object(value) and kind.__repr__ is object.__repr__:
+            return self._object_form(value, depth, active)
+        try:
+            return self._builtin(value)
+        except RecursionError:
+            raise
+        except Exception:
+            if _is_user_object(value):
+                return self._object_form(value, depth, active)
+            raise
+
+    def _container(self, value: Any, depth: int, active: set[int]) -> str:
+        budget = self.max_repr
+        parts: list[str] = []
+        size = 0
+
+        def add(text: str) -> bool:
+            nonlocal size
+            parts.append(text)
+            size += len(text) + 2
+            return size <= budget  # past the cap the text is cut anyway: stop walking
+
+        kind = type(value)
+        if kind is dict:
+            for k, v in value.items():
+                if not add(f"{self._shown(k, depth, active)}: {self._shown(v, depth, active)}"):
+                    break
+            return "{" + ", ".join(parts) + "}"
+        for item in value:
+            if not add(self._shown(item, depth, active)):
+                break
+        body = ", ".join(parts)
+        if kind is list:
+            return f"[{body}]"
+        if kind is tuple:
+            return f"({body},)" if len(value) == 1 else f"({body})"
+        if not value:
+            return "set()" if kind is set else "frozenset()"
+        return "{" + body + "}" if kind is set else "frozenset({" + body + "})"
+
+    def _object_form(self, value: Any, depth: int, active: set[int]) -> str:
+        name = type(value).__name__
+        if id(value) in active:
+            return f"{name}(...)"
+        if depth >= OBJECT_DEPTH:
+            return f"{name}(...)"
+        active.add(id(value))
+        try:
+            parts: list[str] = []
+            size = 0
+            for attr, attr_value in _object_fields(value):
+                text = f"{attr}={self._shown(attr_value, depth + 1, active)}"
+                parts.append(text)
+                size += len(text) + 2
+                if size > self.max_repr:
+                    break
+            return f"{name}({', '.join(parts)})"
+        finally:
+            active.discard(id(value))
 
 
 class Recorder:
