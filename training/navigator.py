@@ -1,9 +1,24 @@
-"""A faithful port of src/core/navigator.ts: where pdb (CPython 3.14's bdb) would stop for each
-debugger action, replayed over a recording; plus the inverse walks. Keep the two in step: the
-test ``test_navigator.py`` checks that both give the same positions on the fixtures."""
+"""A port of src/core/navigator.ts: where pdb (CPython 3.14's bdb) would stop for each debugger
+action, replayed over a recording; plus the inverse walks. This navigator labels the training data,
+so it must stop wherever the app's navigator stops (and that one is checked against the real bdb by
+src/realEngine/bdbOracle.test.ts). training/tests/test_navigator_parity.py and
+src/core/navigator.parity.test.ts replay the same random sessions (fixtures/navigator/) on both;
+change the two together and regenerate the fixture with ``npx tsx fixtures/navigator/generate.ts``.
+
+Ported in full: the forward actions' bdb logic, breakpoints set or removed while stopped
+(``add_breakpoint``, pdb's ``break``, which gives f_trace to the running frames whose code has a
+breakpoint; ``breakpoint:L`` does the same for L), breakpoint conditions and hit counts, the
+inverse walks.
+
+Left out: ``Navigator.withRecording`` (TypeScript), which carries a stop over to a re-run of the
+program after a what-if edit. Training never needs it: training/data/what_if.py replays the
+actions from the start on a fresh Navigator over the edited recording, whose events are the same
+up to the edit, so it reaches the same stop with the same traced frames.
+"""
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, replace
 from typing import Any, Iterable, Union
 
@@ -28,6 +43,17 @@ class StopInfo:
 STEP_ANYWHERE = StopInfo(NONE, NONE, 0, NONE, None)
 
 
+@dataclass(frozen=True)
+class BreakCondition:
+    """What makes a breakpoint stop besides its line (navigator.ts BreakCondition): a condition (its
+    value at each line event is the recording's ``hit``, recorded with the tracer's ``conditions``)
+    and a hit count (stop from the N-th time the line is reached with the condition true, counted
+    from the program's start). A condition that raises stops, as in bdb."""
+
+    condition: str | None = None
+    hit_count: int | None = None
+
+
 def stack_at(rec: dict[str, Any], pos: int) -> list[dict[str, Any]]:
     """The call stack at a position, outermost frame first (src/core/state.ts stackAt)."""
     stack: list[dict[str, Any]] = []
@@ -47,15 +73,17 @@ def stack_at(rec: dict[str, Any], pos: int) -> list[dict[str, Any]]:
 class Navigator:
     def __init__(self, recording: dict[str, Any], breakpoints: Iterable[int] = ()) -> None:
         self.recording = recording
+        # Lines with a user breakpoint (the gutter). Set them while stopped with add_breakpoint:
+        # adding to this set directly skips bdb's tracing of the running frames.
         self.breakpoints: set[int] = set(breakpoints)
+        self.conditions: dict[int, BreakCondition] = {}
+        self._hit_cache: dict[int, list[int]] = {}
         self.pos = 0
+        # Frames whose f_trace is set: only their line/return/exception events reach bdb.
         self.traced: set[int] = set()
-        self.frame_is_generator: dict[int, bool] = {}
-        codes = recording["codes"]
+        self.frame_code: dict[int, int] = {}
         for e in recording["events"]:
-            if e["frame"] not in self.frame_is_generator:
-                c = e["code"]
-                self.frame_is_generator[e["frame"]] = bool(codes[c]["generator"]) if 0 <= c < len(codes) else False
+            self.frame_code.setdefault(e["frame"], e["code"])
         n = len(recording["events"])
         self.jump(0 if n > 0 else n)
 
@@ -88,12 +116,81 @@ class Navigator:
             self.pos = self._forward(action)
         return self.pos
 
+    def add_breakpoint(self, line: int) -> None:
+        """Sets a persistent breakpoint while stopped, as pdb's ``break`` does."""
+        self.breakpoints.add(line)
+        self._trace_frames_that_can_break(self.breakpoints)
+
+    def remove_breakpoint(self, line: int) -> None:
+        self.breakpoints.discard(line)
+
+    def set_condition(self, line: int, condition: BreakCondition | None) -> None:
+        """Sets (or with None, clears) the condition and hit count of the breakpoint at ``line``.
+        A condition needs a recording made with it (the events' ``hit``)."""
+        self._hit_cache.pop(line, None)
+        if condition is not None and (condition.condition or (condition.hit_count or 0) > 1):
+            self.conditions[line] = condition
+        else:
+            self.conditions.pop(line, None)
+
+    def condition_of(self, line: int) -> BreakCondition | None:
+        return self.conditions.get(line)
+
+    def _effective(self, e: dict[str, Any], j: int) -> bool:
+        """bdb's ``effective``: does the breakpoint at this line event stop?"""
+        spec = self.conditions.get(e["line"])
+        if spec is None:
+            return True
+        if spec.condition and e.get("hit") is not True:
+            return False
+        # As bdb: a condition that raises stops whatever the hit count says, and is no hit.
+        if spec.condition and "hit_error" in e:
+            return True
+        need = spec.hit_count if spec.hit_count is not None else 1
+        if need <= 1:
+            return True
+        return bisect_right(self._hits_of(e["line"], spec), j) >= need
+
+    def _hits_of(self, line: int, spec: BreakCondition) -> list[int]:
+        hits = self._hit_cache.get(line)
+        if hits is None:
+            hits = [
+                i for i, e in enumerate(self.recording["events"])
+                if e["event"] == "line" and e["line"] == line
+                and (not spec.condition or (e.get("hit") is True and "hit_error" not in e))
+            ]  # fmt: skip
+            self._hit_cache[line] = hits
+        return hits
+
+    def _trace_frames_that_can_break(self, breaks: set[int]) -> None:
+        """bdb's set_break: every frame on the stack that contains a breakpoint line gets f_trace,
+        frames already running included (they may have been entered while nothing could stop in
+        them, with tracing off)."""
+        events = self.recording["events"]
+        if not (0 <= self.pos < len(events)):
+            return
+        for frame in stack_at(self.recording, self.pos):
+            f = frame["frame"]
+            code = self.frame_code.get(f) if f is not None else None
+            if code is not None and self._code_has_break(code, breaks):
+                self.traced.add(f)
+
+    def _code_has_break(self, code_index: int, breaks: set[int]) -> bool:
+        codes = self.recording["codes"]
+        if not (0 <= code_index < len(codes)):
+            return False
+        code = codes[code_index]
+        return any(line >= code["firstline"] and line in code["lines"] for line in breaks)
+
     def _is_generator(self, frame: FrameRef) -> bool:
-        return isinstance(frame, int) and frame >= 0 and self.frame_is_generator.get(frame, False)
+        if not isinstance(frame, int) or frame < 0:
+            return False
+        code = self.frame_code.get(frame)
+        codes = self.recording["codes"]
+        return code is not None and 0 <= code < len(codes) and bool(codes[code].get("generator", False))
 
     def _forward(self, action: Action) -> int:
-        rec = self.recording
-        events = rec["events"]
+        events = self.recording["events"]
         n = len(events)
         if self.pos >= n:
             return n
@@ -104,9 +201,12 @@ class Navigator:
             if n == 0:
                 return n
         breaks = set(self.breakpoints)
+        run_to = action.line if action.kind == "breakpoint" else None
         if action.kind == "breakpoint":
             assert action.line is not None
             breaks.add(action.line)
+            # tbreak is a set_break too: the running frames whose code has L start tracing.
+            self._trace_frames_that_can_break(breaks)
         cur = events[self.pos]
         here: FrameRef = cur["frame"]
         if action.kind == "step_into":
@@ -135,17 +235,12 @@ class Navigator:
                 return False if st.stoplineno == -1 else e["line"] >= st.stoplineno
             return st.stopframe is NONE
 
-        def break_here(e: dict[str, Any]) -> bool:
-            return e["line"] in breaks
-
-        codes = rec["codes"]
+        def break_here(e: dict[str, Any], j: int) -> bool:
+            # The temporary breakpoint of `breakpoint:L` has no condition of its own.
+            return e["line"] in breaks and (e["line"] == run_to or self._effective(e, j))
 
         def break_anywhere(e: dict[str, Any]) -> bool:
-            c = e["code"]
-            if not (0 <= c < len(codes)):
-                return False
-            code = codes[c]
-            return any(line >= code["firstline"] and line in code["lines"] for line in breaks)
+            return self._code_has_break(e["code"], breaks)
 
         for j in range(self.pos + 1, n):
             e = events[j]
@@ -164,7 +259,7 @@ class Navigator:
             if ev == "line":
                 if f not in self.traced:
                     continue
-                if (stop_here(e) or break_here(e)) and not (st.cmdframe == f and st.cmdlineno == e["line"]):
+                if (stop_here(e) or break_here(e, j)) and not (st.cmdframe == f and st.cmdlineno == e["line"]):
                     return j
                 continue
             if ev == "return":
