@@ -77,8 +77,16 @@ EXIT_CATEGORIES = ("normal", "raised", "over_budget", "never_ended", "could_not_
 # Programs
 
 
-def make_program(rng: random.Random, stdlib_share: float) -> Optional[Program]:
-    """One program from the generator or, with probability ``stdlib_share``, the stdlib source."""
+def make_program(rng: random.Random, stdlib_share: float, corpus_share: float = 0.0) -> Optional[Program]:
+    """One program: with probability ``corpus_share`` real code from the corpus
+    (``training/data/corpus.py``), else with probability ``stdlib_share`` a standard-library
+    function, else the generator."""
+    if corpus_share > 0 and rng.random() < corpus_share:
+        from .data import corpus
+
+        p = corpus.make_program(rng)
+        if p is not None:
+            return p
     if stdlib_share > 0 and rng.random() < stdlib_share:
         from .data import stdlib_funcs
 
@@ -88,17 +96,32 @@ def make_program(rng: random.Random, stdlib_share: float) -> Optional[Program]:
     return generate_program(rng)
 
 
-def make_programs(seed: int, n: int, stdlib_share: float = 0.0) -> list[Program]:
+def make_programs(seed: int, n: int, stdlib_share: float = 0.0, corpus_share: float = 0.0) -> list[Program]:
     out: list[Program] = []
     seen: set[str] = set()
     i = 0
     while len(out) < n and i < n * 20:
-        p = make_program(random.Random(f"{seed}:{i}"), stdlib_share)
+        p = make_program(random.Random(f"{seed}:{i}"), stdlib_share, corpus_share)
         i += 1
         if p is not None and p.program_id not in seen:
             seen.add(p.program_id)
             out.append(p)
     return out
+
+
+# Exceptions that say a varied input had the wrong type or shape rather than that the code
+# refused it on purpose (a ValueError of a check is what its authors wrote; a TypeError rarely is).
+CORPUS_NOISE_EXCEPTIONS = frozenset({"TypeError", "AttributeError", "NameError", "RecursionError", "UnboundLocalError",
+                                     "ZeroDivisionError", "OverflowError", "MemoryError", "ImportError", "ModuleNotFoundError"})
+
+
+def corpus_run_kept(rec: dict[str, Any]) -> bool:
+    """A corpus run is trained on when it ended normally within the budget, or raised an exception
+    its code raises on purpose."""
+    end = rec["exit"]
+    if end["status"] == "normal":
+        return True
+    return end["status"] == "exception" and end.get("exc_type") not in CORPUS_NOISE_EXCEPTIONS
 
 
 # ----------------------------------------------------------------------------------------------
@@ -270,7 +293,7 @@ def _work(task: tuple[int, int, int, dict[str, Any]]) -> list[ProgramResult]:
     out: list[ProgramResult] = []
     for i in range(start, start + count):
         rng = random.Random(f"{seed}:{i}")
-        p = make_program(rng, opts["stdlib_share"])
+        p = make_program(rng, opts["stdlib_share"], opts.get("corpus_share", 0.0))
         if p is None:
             continue
         split_key = getattr(p, "split_id", "") or p.program_id
@@ -284,6 +307,8 @@ def _work(task: tuple[int, int, int, dict[str, Any]]) -> list[ProgramResult]:
         res.events = len(rec["events"])
         if not rec["events"]:
             continue  # nothing ran: no states to learn from (counted above)
+        if p.origin == "corpus" and not corpus_run_kept(rec):
+            continue  # counted by its exit; real code is kept only when it ran as its authors meant
         trng = random.Random(f"traj:{seed}:{i}")
         specs = [(sample_trajectory(rec, trng, jump_share=opts.get("jump_share", 0.0)), rec) for _ in range(opts["per_program"])]
         # its own random stream, so that the other trajectories do not depend on the share
@@ -452,7 +477,8 @@ def train_default_tokenizer(seed: int, out: Path, vocab_size: int, programs: int
 def build(tokens: int, out: Path, workers: int = 2, seed: int = 0, tokenizer: Optional[Path] = None,
           per_program: int = 2, max_tokens: int = 2048, stdlib_share: float = 0.25, shard_tokens: int = 1 << 22,
           task_size: int = 32, max_events: int = 2000, time_limit: float = 5.0, hard_timeout: float = 30.0,
-          vocab_size: int = 2048, what_if_share: float = 0.1, jump_share: float = 0.0, quiet: bool = False) -> dict[str, Any]:
+          vocab_size: int = 2048, what_if_share: float = 0.1, jump_share: float = 0.0, corpus_share: float = 0.0,
+          quiet: bool = False) -> dict[str, Any]:
     started = time.time()
     out.mkdir(parents=True, exist_ok=True)
     backend_kw = {"max_events": max_events, "time_limit": time_limit, "hard_timeout": hard_timeout}
@@ -470,7 +496,13 @@ def build(tokens: int, out: Path, workers: int = 2, seed: int = 0, tokenizer: Op
     tok = NdbTokenizer.load(tok_dir)
     eot = tok.eot_id
     opts = {"stdlib_share": stdlib_share, "per_program": per_program, "max_tokens": max_tokens, "what_if_share": what_if_share,
-            "jump_share": jump_share}
+            "jump_share": jump_share, "corpus_share": corpus_share}
+    if corpus_share > 0:
+        from .data import corpus
+
+        extraction = corpus.load()  # before the workers fork, so that they share it
+        if not quiet:
+            print(f"corpus: {extraction.stats['files_read']:,} files, {len(extraction.units):,} units", file=sys.stderr)
     stats = Stats()
     seen: set[int] = set()  # 64-bit prefixes of program ids
     writer = ShardWriter(out, tok.vocab_size, shard_tokens, eot)
@@ -523,6 +555,7 @@ def build(tokens: int, out: Path, workers: int = 2, seed: int = 0, tokenizer: Op
         "tokenizer_s": round(gen_started - started, 1),
         "tracer": "in-process (Python %d.%d)" % sys.version_info[:2] if IN_PROCESS else "pyodide under node",
         "options": {"per_program": per_program, "max_tokens": max_tokens, "stdlib_share": stdlib_share, "what_if_share": what_if_share, "jump_share": jump_share,
+                    "corpus_share": corpus_share,
                     "max_events": max_events, "time_limit": time_limit, "hard_timeout": hard_timeout},
         "shards": {split: len(names) for split, names in writer.files.items()},
     })
@@ -546,6 +579,8 @@ def main(argv: Optional[list[str]] = None) -> int:
                     help="share of programs that also give a what-if trajectory (a local edited at a stop)")
     ap.add_argument("--jump-share", type=float, default=0.0,
                     help="share of trajectories drawn from the jumps policy (step_return, breakpoint, continue)")
+    ap.add_argument("--corpus-share", type=float, default=0.0,
+                    help="share of programs from the corpus of real code (../shared/corpus, training/data/corpus.py)")
     ap.add_argument("--shard-tokens", type=int, default=1 << 22, help="tokens per shard file")
     ap.add_argument("--max-events", type=int, default=2000, help="the tracer's event budget")
     ap.add_argument("--time-limit", type=float, default=5.0, help="the tracer's time limit (s)")
@@ -556,7 +591,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         report = build(args.tokens, args.out, args.workers, args.seed, args.tokenizer, args.per_program,
                        args.max_tokens, args.stdlib_share, args.shard_tokens, max_events=args.max_events,
                        time_limit=args.time_limit, hard_timeout=args.hard_timeout, vocab_size=args.vocab_size,
-                       what_if_share=args.what_if_share, jump_share=args.jump_share, quiet=args.quiet)
+                       what_if_share=args.what_if_share, jump_share=args.jump_share, corpus_share=args.corpus_share,
+                       quiet=args.quiet)
     except RuntimeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -1,6 +1,8 @@
 """Trains the neural debugger: `python3 -m training.train --config training/configs/tiny.json --data DIR --out DIR`.
 
-bf16 autocast, AdamW, linear warmup then cosine decay, resumable checkpoints (`--resume`), loss logged
+bf16 autocast, AdamW (weight decay on linear matrices only), linear warmup to the config's `lr` then
+cosine decay to `min_lr` over the config's `steps`, counted from the run's own step 0; `--init`
+starts a run (a new phase) from earlier weights, `--resume` goes on with an interrupted one. Loss logged
 to `OUT/log.jsonl` and plotted to `OUT/loss.svg`. Under `torchrun` it trains with DDP (one process a
 device); the same code runs on torch 1.13 (CPU) and torch 2.x (CUDA).
 """
@@ -104,6 +106,19 @@ def progress_line(step: int, total: int, loss: float, tok_s: float) -> str:
     return f"\r[{'#' * done}{'.' * (width - done)}] step {step}/{total} loss {loss:.4f} {tok_s:,.0f} tok/s"
 
 
+def param_groups(model: torch.nn.Module, weight_decay: float) -> list[dict[str, Any]]:
+    """Weight decay on the matrices of the linear layers only: decaying norm gains pulls them
+    towards zero, and decaying the (tied) embedding shrinks rare tokens' vectors."""
+    decay, no_decay, seen = [], [], set()
+    for name, p in model.named_parameters():
+        if id(p) in seen:
+            continue
+        seen.add(id(p))
+        is_matrix = p.dim() == 2 and "embed_tokens" not in name and "lm_head" not in name
+        (decay if is_matrix else no_decay).append(p)
+    return [{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
+
+
 def train(
     config: dict[str, Any],
     source: TokenSource,
@@ -111,6 +126,7 @@ def train(
     resume: bool = False,
     max_minutes: float | None = None,
     threads: int | None = None,
+    init: Path | None = None,
 ) -> Path:
     distributed = "WORLD_SIZE" in os.environ and int(os.environ["WORLD_SIZE"]) > 1
     rank = 0
@@ -127,10 +143,17 @@ def train(
     mcfg = ModelConfig.from_dict({**config["model"], "vocab_size": source.vocab_size})
     torch.manual_seed(1234 + rank)
     model = Decoder(mcfg).to(device)
-    opt = torch.optim.AdamW(model.parameters(), lr=tcfg["lr"], betas=(0.9, 0.95), weight_decay=tcfg["weight_decay"])
+    opt = torch.optim.AdamW(param_groups(model, tcfg["weight_decay"]), lr=tcfg["lr"], betas=(0.9, 0.95))
     out.mkdir(parents=True, exist_ok=True)
     ckpt_path = out / "checkpoint.pt"
     step = 0
+    if init is not None and not (resume and ckpt_path.exists()):
+        start = torch.load(init, map_location=device)
+        if ModelConfig.from_dict(start["model_config"]) != mcfg:
+            raise SystemExit(f"--init {init}: its model configuration differs from the config's")
+        model.load_state_dict(start["model"])
+        if rank == 0:
+            print(f"starting from the weights of {init} (a new schedule from step 0)", file=sys.stderr)
     if resume and ckpt_path.exists():
         ckpt = torch.load(ckpt_path, map_location=device)
         model.load_state_dict(ckpt["model"])
@@ -199,7 +222,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--live", metavar="TOKENIZER_DIR",
                         help="instead of --data: draw trajectories on the fly from worker processes (Python >= 3.12)")
     parser.add_argument("--out", required=True)
-    parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--resume", action="store_true", help="go on from OUT/checkpoint.pt (weights, optimizer, step)")
+    parser.add_argument("--init", type=Path, default=None,
+                        help="start from these weights (a checkpoint, or training.import_onnx's output) with a new "
+                             "optimizer and the config's schedule from step 0")
     parser.add_argument("--max-minutes", type=float, default=None, help="stop (and checkpoint) after this long")
     parser.add_argument("--steps", type=int, default=None, help="override the config's step count")
     parser.add_argument("--threads", type=int, default=None, help="CPU threads (default: up to 2)")
@@ -219,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         source = ShardSource(Path(args.data), seed=int(os.environ.get("RANK", "0")))
     else:
         parser.error("give --data DIR (a built dataset) or --live TOKENIZER_DIR")
-    train(config, source, Path(args.out), resume=args.resume, max_minutes=args.max_minutes, threads=args.threads)
+    train(config, source, Path(args.out), resume=args.resume, max_minutes=args.max_minutes, threads=args.threads, init=args.init)
     return 0
 
 
