@@ -4,8 +4,10 @@
 
 Programs come from two sources: the generator (``training/data/generator.py``) and pure-Python
 functions of the standard library called with generated inputs (``training/data/stdlib_funcs.py``,
-share ``--stdlib-share``). Program ``i`` is drawn from ``random.Random(f"{seed}:{i}")`` whatever
-the number of workers, and results are consumed in program order, so a build is deterministic.
+share ``--stdlib-share``); ``--python-share`` adds programs with classes, closures, generators,
+decorators and module-level scripts (``training/data/python_families.py``). Program ``i`` is
+drawn from ``random.Random(f"{seed}:{i}")`` whatever the number of workers, and results are
+consumed in program order, so a build is deterministic.
 
 Tracing: with Python ≥ 3.12 each worker imports ``src/realEngine/tracer.py`` (through ``training.real_engine``) and records in-process; with
 an older Python (whose traces differ, DESIGN §3) each worker streams programs through its own
@@ -77,10 +79,17 @@ EXIT_CATEGORIES = ("normal", "raised", "over_budget", "never_ended", "could_not_
 # Programs
 
 
-def make_program(rng: random.Random, stdlib_share: float, corpus_share: float = 0.0) -> Optional[Program]:
-    """One program: with probability ``corpus_share`` real code from the corpus
-    (``training/data/corpus.py``), else with probability ``stdlib_share`` a standard-library
-    function, else the generator."""
+def make_program(rng: random.Random, stdlib_share: float, corpus_share: float = 0.0,
+                 python_share: float = 0.0) -> Optional[Program]:
+    """One program: with probability ``python_share`` from the Python-construct families
+    (``training/data/python_families.py``: classes, closures, generators, scripts, ...), else with
+    probability ``corpus_share`` real code from the corpus (``training/data/corpus.py``), else with
+    probability ``stdlib_share`` a standard-library function, else the generator. A share of 0
+    draws nothing from ``rng``, so builds without it are unchanged."""
+    if python_share > 0 and rng.random() < python_share:
+        from .data.python_families import generate_python_program
+
+        return generate_python_program(rng)
     if corpus_share > 0 and rng.random() < corpus_share:
         from .data import corpus
 
@@ -96,12 +105,13 @@ def make_program(rng: random.Random, stdlib_share: float, corpus_share: float = 
     return generate_program(rng)
 
 
-def make_programs(seed: int, n: int, stdlib_share: float = 0.0, corpus_share: float = 0.0) -> list[Program]:
+def make_programs(seed: int, n: int, stdlib_share: float = 0.0, corpus_share: float = 0.0,
+                  python_share: float = 0.0) -> list[Program]:
     out: list[Program] = []
     seen: set[str] = set()
     i = 0
     while len(out) < n and i < n * 20:
-        p = make_program(random.Random(f"{seed}:{i}"), stdlib_share, corpus_share)
+        p = make_program(random.Random(f"{seed}:{i}"), stdlib_share, corpus_share, python_share)
         i += 1
         if p is not None and p.program_id not in seen:
             seen.add(p.program_id)
@@ -293,7 +303,7 @@ def _work(task: tuple[int, int, int, dict[str, Any]]) -> list[ProgramResult]:
     out: list[ProgramResult] = []
     for i in range(start, start + count):
         rng = random.Random(f"{seed}:{i}")
-        p = make_program(rng, opts["stdlib_share"], opts.get("corpus_share", 0.0))
+        p = make_program(rng, opts["stdlib_share"], opts.get("corpus_share", 0.0), opts.get("python_share", 0.0))
         if p is None:
             continue
         split_key = getattr(p, "split_id", "") or p.program_id
@@ -462,11 +472,11 @@ def _progress(done: int, total: int, programs: int, started: float) -> str:
 
 
 def train_default_tokenizer(seed: int, out: Path, vocab_size: int, programs: int, samples: int,
-                            stdlib_share: float, backend_kw: dict[str, Any]) -> NdbTokenizer:
+                            stdlib_share: float, backend_kw: dict[str, Any], python_share: float = 0.0) -> NdbTokenizer:
     """A tokenizer trained on trajectories of programs outside the dataset's own seed stream."""
     from .tokenizer import trajectory_texts
 
-    progs = make_programs(seed + 1_000_003, programs, stdlib_share)
+    progs = make_programs(seed + 1_000_003, programs, stdlib_share, python_share=python_share)
     recs = [r for r, _ in trace_programs(progs, **backend_kw) if r is not None and r["events"]]
     texts = list(trajectory_texts(recs, samples, seed))
     tok = train_bpe(count_chunks(texts), vocab_size)
@@ -478,7 +488,7 @@ def build(tokens: int, out: Path, workers: int = 2, seed: int = 0, tokenizer: Op
           per_program: int = 2, max_tokens: int = 2048, stdlib_share: float = 0.25, shard_tokens: int = 1 << 22,
           task_size: int = 32, max_events: int = 2000, time_limit: float = 5.0, hard_timeout: float = 30.0,
           vocab_size: int = 2048, what_if_share: float = 0.1, jump_share: float = 0.0, corpus_share: float = 0.0,
-          quiet: bool = False) -> dict[str, Any]:
+          quiet: bool = False, python_share: float = 0.0) -> dict[str, Any]:
     started = time.time()
     out.mkdir(parents=True, exist_ok=True)
     backend_kw = {"max_events": max_events, "time_limit": time_limit, "hard_timeout": hard_timeout}
@@ -492,11 +502,11 @@ def build(tokens: int, out: Path, workers: int = 2, seed: int = 0, tokenizer: Op
     else:
         if not quiet:
             print("training a tokenizer (no --tokenizer given)…", file=sys.stderr)
-        train_default_tokenizer(seed, tok_dir, vocab_size, 2000, 20000, stdlib_share, backend_kw)
+        train_default_tokenizer(seed, tok_dir, vocab_size, 2000, 20000, stdlib_share, backend_kw, python_share)
     tok = NdbTokenizer.load(tok_dir)
     eot = tok.eot_id
     opts = {"stdlib_share": stdlib_share, "per_program": per_program, "max_tokens": max_tokens, "what_if_share": what_if_share,
-            "jump_share": jump_share, "corpus_share": corpus_share}
+            "jump_share": jump_share, "corpus_share": corpus_share, "python_share": python_share}
     if corpus_share > 0:
         from .data import corpus
 
@@ -555,7 +565,7 @@ def build(tokens: int, out: Path, workers: int = 2, seed: int = 0, tokenizer: Op
         "tokenizer_s": round(gen_started - started, 1),
         "tracer": "in-process (Python %d.%d)" % sys.version_info[:2] if IN_PROCESS else "pyodide under node",
         "options": {"per_program": per_program, "max_tokens": max_tokens, "stdlib_share": stdlib_share, "what_if_share": what_if_share, "jump_share": jump_share,
-                    "corpus_share": corpus_share,
+                    "corpus_share": corpus_share, "python_share": python_share,
                     "max_events": max_events, "time_limit": time_limit, "hard_timeout": hard_timeout},
         "shards": {split: len(names) for split, names in writer.files.items()},
     })
@@ -581,6 +591,9 @@ def main(argv: Optional[list[str]] = None) -> int:
                     help="share of trajectories drawn from the jumps policy (step_return, breakpoint, continue)")
     ap.add_argument("--corpus-share", type=float, default=0.0,
                     help="share of programs from the corpus of real code (../shared/corpus, training/data/corpus.py)")
+    ap.add_argument("--python-share", type=float, default=0.0,
+                    help="share of programs from the Python-construct families (classes, closures, generators, "
+                         "scripts, ...; training/data/python_families.py)")
     ap.add_argument("--shard-tokens", type=int, default=1 << 22, help="tokens per shard file")
     ap.add_argument("--max-events", type=int, default=2000, help="the tracer's event budget")
     ap.add_argument("--time-limit", type=float, default=5.0, help="the tracer's time limit (s)")
@@ -592,7 +605,7 @@ def main(argv: Optional[list[str]] = None) -> int:
                        args.max_tokens, args.stdlib_share, args.shard_tokens, max_events=args.max_events,
                        time_limit=args.time_limit, hard_timeout=args.hard_timeout, vocab_size=args.vocab_size,
                        what_if_share=args.what_if_share, jump_share=args.jump_share, corpus_share=args.corpus_share,
-                       quiet=args.quiet)
+                       quiet=args.quiet, python_share=args.python_share)
     except RuntimeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
