@@ -21,4 +21,15 @@ describe('EvalStats', () => {
     expect(r.per_action.step_into).toEqual({ n: 2, exact_match: 0.5 });
     expect(r.fields.line).toEqual({ n: 4, accuracy: 0.5 });
   });
+
+  it('counts per action kind, fields included, in the order the kinds were first seen', () => {
+    const stats = new EvalStats();
+    stats.add(parseAction('step_over'), miss);
+    stats.add(parseAction('step_into'), hit);
+    stats.add(parseAction('step_over'), hit);
+    expect(stats.perAction()).toEqual([
+      { kind: 'step_over', n: 2, exact: 1, fields: { event: { n: 2, exact: 2 }, line: { n: 2, exact: 1 }, locals: { n: 2, exact: 1 } } },
+      { kind: 'step_into', n: 1, exact: 1, fields: { event: { n: 1, exact: 1 }, line: { n: 1, exact: 1 }, locals: { n: 1, exact: 1 } } },
+    ]);
+  });
 });

@@ -20,6 +20,14 @@ export interface EvalReport {
   unparseable: number;
 }
 
+/** One action kind's tally: states, exact matches, and per field the states scored and right. */
+export interface ActionTally {
+  kind: string;
+  n: number;
+  exact: number;
+  fields: Partial<Record<FieldName, Tally>>;
+}
+
 export class EvalStats {
   private all: Tally = { n: 0, exact: 0 };
   private forward: Tally = { n: 0, exact: 0 };
@@ -27,6 +35,7 @@ export class EvalStats {
   private afterEdit: Tally = { n: 0, exact: 0 };
   private readonly byAction = new Map<string, Tally>();
   private readonly byField = new Map<FieldName, Tally>();
+  private readonly fieldsByAction = new Map<string, Map<FieldName, Tally>>();
   private unparseable = 0;
 
   /** `afterEdit`: the state comes after a what-if edit in its trajectory. */
@@ -40,13 +49,27 @@ export class EvalStats {
     a.n++;
     a.exact += hit;
     this.byAction.set(action.kind, a);
+    const actionFields = this.fieldsByAction.get(action.kind) ?? new Map<FieldName, Tally>();
+    this.fieldsByAction.set(action.kind, actionFields);
     for (const [field, ok] of Object.entries(comparison.fields) as Array<[FieldName, boolean]>) {
-      const f = this.byField.get(field) ?? { n: 0, exact: 0 };
-      f.n++;
-      f.exact += ok ? 1 : 0;
-      this.byField.set(field, f);
+      for (const tallies of [this.byField, actionFields]) {
+        const f = tallies.get(field) ?? { n: 0, exact: 0 };
+        f.n++;
+        f.exact += ok ? 1 : 0;
+        tallies.set(field, f);
+      }
     }
     if (comparison.unparseable) this.unparseable++;
+  }
+
+  /** The counts per action kind, in the order the kinds were first seen (the app's score table). */
+  perAction(): ActionTally[] {
+    return [...this.byAction].map(([kind, t]) => ({
+      kind,
+      n: t.n,
+      exact: t.exact,
+      fields: Object.fromEntries([...(this.fieldsByAction.get(kind) ?? [])].map(([f, c]) => [f, { ...c }])),
+    }));
   }
 
   report(): EvalReport {

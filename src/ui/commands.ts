@@ -1,6 +1,6 @@
 // The debugger's buttons and keys: one table for the toolbar and the keyboard.
 
-import type { Command } from './session.svelte';
+import type { Command } from './debugger.svelte';
 
 export interface CommandSpec {
   /** The button's accessible name. */

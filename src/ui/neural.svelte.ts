@@ -1,14 +1,16 @@
 // The neural engine's side of the app: the model's loading, its predictions beside the real
-// states, the running scores, "Guess inputs" and the "Predict first" teaching mode. The session
-// store (session.svelte.ts) tells it what the debugger did; it never blocks the real engine.
+// states, the running scores, "Guess inputs" and the "Predict first" teaching mode. The debugger
+// (debugger.svelte.ts) tells it what it did; it never blocks the real engine.
 
-import type { Action, ActionKind } from '../core/actions';
-import { compareStates, type FieldName, type StateComparison } from '../core/compare';
+import type { Action } from '../core/actions';
+import { compareStates, type StateComparison } from '../core/compare';
+import { EvalStats, type ActionTally } from '../core/evalStats';
 import type { ParseResult } from '../core/format';
 import { stateAt, type DebugState } from '../core/state';
 import type { Position, Recording } from '../core/trace';
 import type { ModelDtype } from '../neuralEngine/modelConfig';
 import { ModelClient, ModelError, type Backend, type ModelInfo, type PredictionResult } from '../neuralEngine/modelClient';
+import type { DebuggerEvent } from './debugger.svelte';
 
 export type Mode = 'compare' | 'neural' | 'real';
 
@@ -17,17 +19,6 @@ export const MODES: readonly { value: Mode; label: string }[] = [
   { value: 'neural', label: 'Neural only' },
   { value: 'real', label: 'Real only' },
 ];
-
-/** What the session store reports. */
-export type DebuggerEvent =
-  | { kind: 'recorded'; recording: Recording; position: Position; breakpoints: number[] }
-  | { kind: 'action'; recording: Recording; action: Action; position: Position; breakpoints: number[] }
-  | { kind: 'jump'; recording: Recording; position: Position; breakpoints: number[] }
-  /** What-if: the program ran again with an edit at `position` (the current stop). */
-  | { kind: 'edit'; recording: Recording; position: Position; breakpoints: number[] }
-  /** The same run recorded again (new breakpoint conditions or watches): the states are the same. */
-  | { kind: 'rerecorded'; recording: Recording }
-  | { kind: 'cleared' };
 
 export interface ShownPrediction {
   action: Action;
@@ -40,12 +31,6 @@ export interface ShownPrediction {
   ms: number;
   newTokens: number;
   prefillTokens: number;
-}
-
-export interface Score {
-  n: number;
-  exact: number;
-  fields: Partial<Record<FieldName, { n: number; ok: number }>>;
 }
 
 export interface LearnerGuess {
@@ -69,11 +54,21 @@ export interface Candidate {
 
 export type CheckCall = (call: string) => Promise<Recording>;
 
+/** Where the neural side runs (the page's, or a test's). */
+export interface NeuralEnvironment {
+  /** The page's query string (see queryOptions). */
+  query: string;
+  /** The absolute URL the app is served from: the model folders lie under it. */
+  baseUrl: string;
+  /** A WebGPU adapter, if the browser offers one. */
+  requestAdapter(): Promise<unknown>;
+}
+
 /** The URL's query picks the backend, the model, the dtype and a cap on the tokens of a state
  * (`?backend=wasm|webgpu&model=NAME&dtype=fp32&max-new-tokens=N`; `?model=none` turns the model
  * off). Shareable, and the tests' hooks. */
-function queryOptions(): { backend: Backend | 'auto'; model: string | null; dtype: ModelDtype | null; off: boolean; maxNewTokens: number | null } {
-  const q = new URLSearchParams(globalThis.location?.search ?? '');
+function queryOptions(query: string): { backend: Backend | 'auto'; model: string | null; dtype: ModelDtype | null; off: boolean; maxNewTokens: number | null } {
+  const q = new URLSearchParams(query);
   const b = q.get('backend');
   const d = q.get('dtype');
   const cap = Number(q.get('max-new-tokens'));
@@ -117,8 +112,8 @@ export class Neural {
 
   prediction = $state.raw<ShownPrediction | null>(null);
   predicting = $state(false);
-  /** Scores per action kind over this page's session. */
-  scores = $state<Record<string, Score>>({});
+  /** Scores per action kind over this page's session, in the order the kinds were first seen. */
+  scores = $state.raw<ActionTally[]>([]);
   totalTokens = $state(0);
   totalMs = $state(0);
   states = $state(0);
@@ -138,11 +133,18 @@ export class Neural {
   private recording: Recording | null = null;
   private position: Position = 0;
   private breakpoints: number[] = [];
-  private options = queryOptions();
+  private readonly env: NeuralEnvironment;
+  private readonly options: ReturnType<typeof queryOptions>;
+  private readonly stats = new EvalStats();
   private checkCall: CheckCall | null = null;
   /** Bumped whenever the model's history starts again (a recording, a jump, a mode): an answer
    * for an older history is dropped. */
   private history = 0;
+
+  constructor(env: NeuralEnvironment) {
+    this.env = env;
+    this.options = queryOptions(env.query);
+  }
 
   readonly tokensPerS = $derived(this.totalMs > 0 ? (1000 * this.totalTokens) / this.totalMs : 0);
   readonly msPerState = $derived(this.states > 0 ? this.totalMs / this.states : 0);
@@ -173,9 +175,8 @@ export class Neural {
       this.mode = 'real';
       return;
     }
-    const gpu = (navigator as Navigator & { gpu?: { requestAdapter(): Promise<unknown> } }).gpu;
     try {
-      this.webgpuAvailable = Boolean(gpu && (await gpu.requestAdapter()));
+      this.webgpuAvailable = Boolean(await this.env.requestAdapter());
     } catch {
       this.webgpuAvailable = false;
     }
@@ -228,7 +229,7 @@ export class Neural {
     });
     this.client = client;
     try {
-      const info = await client.load(new URL(import.meta.env.BASE_URL, location.href).href, backend, this.options.model, this.options.dtype, this.options.maxNewTokens);
+      const info = await client.load(this.env.baseUrl, backend, this.options.model, this.options.dtype, this.options.maxNewTokens);
       if (gen !== this.generation) return;
       this.info = info;
       this.backend = info.backend;
@@ -246,7 +247,7 @@ export class Neural {
     }
   }
 
-  /** The session store's report of what the debugger did. */
+  /** The debugger's report of what it did. */
   onDebugger(ev: DebuggerEvent): void {
     if (ev.kind === 'cleared') {
       this.history++;
@@ -352,17 +353,8 @@ export class Neural {
     const comparison = compareStates(real, p.state);
     if (performance.getEntriesByName('ndb:first-prediction').length === 0) performance.mark('ndb:first-prediction');
     this.prediction = { action: p.action, state: p.state, text: p.text, real, comparison, ms: p.ms, newTokens: p.newTokens, prefillTokens: p.prefillTokens };
-    const kind: ActionKind = p.action.kind;
-    const score = this.scores[kind] ?? { n: 0, exact: 0, fields: {} };
-    score.n++;
-    if (comparison.match) score.exact++;
-    for (const [field, ok] of Object.entries(comparison.fields) as [FieldName, boolean][]) {
-      const f = score.fields[field] ?? { n: 0, ok: 0 };
-      f.n++;
-      if (ok) f.ok++;
-      score.fields[field] = f;
-    }
-    this.scores[kind] = score;
+    this.stats.add(p.action, comparison);
+    this.scores = this.stats.perAction();
     this.totalTokens += p.newTokens;
     this.totalMs += p.ms;
     this.states++;
@@ -453,5 +445,3 @@ export class Neural {
     }
   }
 }
-
-export const neural = new Neural();

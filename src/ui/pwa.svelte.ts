@@ -118,5 +118,3 @@ export class Pwa {
     location.reload();
   }
 }
-
-export const pwa = new Pwa();

@@ -1,7 +1,9 @@
-// Words for the status line: what the debugger is stopped at, and how the program ended.
+// Words for the status line: what the debugger is stopped at, how the program ended, and the
+// note beside it. Pure functions of a snapshot of the session.
 
 import type { DebugState } from '../core/state';
-import type { ExitInfo, Recording } from '../core/trace';
+import type { ExitInfo, Position, Recording } from '../core/trace';
+import type { Edit } from '../core/whatIf';
 
 export function describeStop(rec: Recording, state: DebugState): string {
   switch (state.event) {
@@ -61,4 +63,71 @@ export function abnormalEnd(rec: Recording): string | null {
     default:
       return null;
   }
+}
+
+/** What the status line is made from: a snapshot of the session, so that the words are a pure
+ * function of it (and testable without an engine). */
+export interface StatusInput {
+  engine: 'loading' | 'ready' | 'failed';
+  /** An engine failure (shown until the next recording). */
+  error: string | null;
+  busy: boolean;
+  /** Code that arrived by link waits for consent. */
+  sharedPending: boolean;
+  recording: Recording | null;
+  state: DebugState | null;
+  position: Position;
+  /** The code or the call changed since the recording. */
+  dirty: boolean;
+  /** Null until the engine has loaded. */
+  interruptible: boolean | null;
+  edits: readonly Edit[];
+  breakpoints: readonly number[];
+}
+
+export type StatusKind = 'info' | 'error' | 'done';
+
+/** The status line's main text. */
+export function statusText(s: StatusInput): string {
+  if (s.engine === 'failed') return s.error ?? 'The Python engine could not be loaded. Reload the page to try again.';
+  if (s.error) return s.engine === 'loading' ? `${s.error} Restarting Python…` : s.error;
+  if (s.engine === 'loading') return 'Loading Python (Pyodide)…';
+  if (s.busy) return 'Running the program…';
+  if (s.sharedPending) return 'Shared code is shown but has not run. Press "Run shared code" to run it.';
+  if (!s.recording || !s.state) return 'Press Step into to start.';
+  return describeStop(s.recording, s.state);
+}
+
+/** The note under it, most important first: a stale recording, a run cut short, the edits in
+ * force, a condition that raised, the missing cross-origin isolation. */
+export function statusNote(s: StatusInput): string | null {
+  // Without cross-origin isolation (a host without COOP/COEP and no service worker to add them)
+  // there is no SharedArrayBuffer: no interrupt buffer, one thread for the model.
+  const isolation =
+    s.interruptible === false
+      ? 'This page is not cross-origin isolated: a long computation is stopped by restarting Python, and the model runs on one thread.'
+      : null;
+  if (s.engine !== 'ready' || s.busy || s.sharedPending || !s.recording) return isolation;
+  if (s.dirty) return 'The code or the call changed: the next action runs the program again.';
+  return (s.position < s.recording.events.length ? abnormalEnd(s.recording) : null) ?? editsNote(s.edits) ?? conditionNote(s) ?? isolation;
+}
+
+export function statusKind(s: StatusInput): StatusKind {
+  if (s.error || s.engine === 'failed') return 'error';
+  if (!s.busy && s.state?.event === 'exit') return s.state.status === 'normal' ? 'done' : 'error';
+  return 'info';
+}
+
+/** The edits in force, in words. */
+function editsNote(edits: readonly Edit[]): string | null {
+  if (edits.length === 0) return null;
+  const list = edits.map((e) => `${e.name} = ${e.expr}`).join(', ');
+  return `What if: ${list} (step back before the edit to undo it).`;
+}
+
+/** A condition that raised where the debugger stopped (bdb stops then, and so does ndb). */
+function conditionNote(s: StatusInput): string | null {
+  const e = s.recording && s.position >= 0 ? s.recording.events[s.position] : undefined;
+  if (!e?.hit_error || !s.breakpoints.includes(e.line)) return null;
+  return `The condition of the breakpoint at line ${e.line} raised ${e.hit_error}: stopped here, as pdb does.`;
 }

@@ -1,0 +1,24 @@
+// The browser as the stores see it: the only place that hands them `location`, `history`,
+// `window` and `navigator`. main.ts builds the stores with these; tests give their own.
+
+import type { LinkEnvironment } from './linkSync.svelte';
+import type { NeuralEnvironment } from './neural.svelte';
+
+export function browserLink(): LinkEnvironment {
+  return {
+    hash: () => location.hash,
+    replaceHash: (hash) => history.replaceState(history.state, '', hash),
+    onHashChange: (listener) => window.addEventListener('hashchange', listener),
+    href: () => location.href,
+    copy: (text) => navigator.clipboard.writeText(text),
+  };
+}
+
+export function browserNeural(): NeuralEnvironment {
+  const gpu = (navigator as Navigator & { gpu?: { requestAdapter(): Promise<unknown> } }).gpu;
+  return {
+    query: location.search,
+    baseUrl: new URL(import.meta.env.BASE_URL, location.href).href,
+    requestAdapter: async () => (gpu ? gpu.requestAdapter() : null),
+  };
+}

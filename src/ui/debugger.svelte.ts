@@ -1,0 +1,388 @@
+// The real engine's side of the app: the Python engine, the recording, and where the debugger
+// stands in it. Every move is reported as a DebuggerEvent (the neural engine follows the debugger
+// through them) and to `onMove` (the share link follows the position).
+
+import type { Action } from '../core/actions';
+import { DebugSession } from '../core/debugSession';
+import type { BreakCondition } from '../core/navigator';
+import { changedLocals, stackAt, stateAt, type DebugState, type StackFrame } from '../core/state';
+import type { Position, Recording, WatchValue } from '../core/trace';
+import { EditError, type Edit } from '../core/whatIf';
+import { EngineClient, EngineError, type EngineInfo, type EvaluationResult, type RecordOptions } from '../realEngine/client';
+import type { Program } from './program.svelte';
+
+/** What a toolbar button does: a debugger action, or re-running the program. */
+export type Command = Action | { kind: 'restart' };
+
+export type EngineStatus = 'loading' | 'ready' | 'failed';
+
+/** What the debugger asks of the Python engine: EngineClient, or a test's stand-in. */
+export type RealEngine = Pick<EngineClient, 'ready' | 'record' | 'evaluate'>;
+
+/** Makes the engine; it calls `onReady` whenever a worker has loaded (after a restart too). */
+export type ConnectEngine = (onReady: (info: EngineInfo) => void) => RealEngine;
+
+export const RECORD_OPTIONS = { maxEvents: 10_000, maxRepr: 1_000, timeLimit: 8 } as const;
+
+/** What the debugger reports after each move. */
+export type DebuggerEvent =
+  | { kind: 'recorded'; recording: Recording; position: Position; breakpoints: number[] }
+  | { kind: 'action'; recording: Recording; action: Action; position: Position; breakpoints: number[] }
+  | { kind: 'jump'; recording: Recording; position: Position; breakpoints: number[] }
+  /** What-if: the program ran again with an edit at `position` (the current stop). */
+  | { kind: 'edit'; recording: Recording; position: Position; breakpoints: number[] }
+  /** The same run recorded again (new breakpoint conditions or watches): the states are the same. */
+  | { kind: 'rerecorded'; recording: Recording }
+  | { kind: 'cleared' };
+
+/** A watch row: the real value at the current stop (null at the entry and the exit). */
+export interface WatchRow {
+  expr: string;
+  real: WatchValue | null;
+}
+
+export interface SyntaxMarker {
+  line: number;
+  column: number;
+  message: string;
+}
+
+export class Debugger {
+  engine = $state<EngineStatus>('loading');
+  engineInfo = $state.raw<EngineInfo | null>(null);
+  busy = $state(false);
+  /** An engine failure, shown in the status line until the next recording. */
+  error = $state<string | null>(null);
+
+  recording = $state.raw<Recording | null>(null);
+  position = $state<Position>(0);
+  /** The edits the current recording was made with. */
+  edits = $state.raw<readonly Edit[]>([]);
+  /** The previous stop in the same frame: what "changed" values are compared with. */
+  private compareWith = $state<Position>(-2);
+  private recordedSource = $state<string | null>(null);
+  private recordedCall = $state<string | null>(null);
+  /** The watch expressions the current recording was made with (event.watch follows them). */
+  private recordedWatch = $state.raw<string[]>([]);
+
+  /** Told of every move (the neural engine follows the debugger through this). */
+  onEvent: ((ev: DebuggerEvent) => void) | null = null;
+  /** Told when the position changed (the share link follows it). */
+  onMove: (() => void) | null = null;
+
+  private active: DebugSession | null = null;
+  private visited: Position[] = [];
+  private client: RealEngine | null = null;
+
+  private readonly program: Program;
+
+  constructor(program: Program) {
+    this.program = program;
+  }
+
+  /** The code or the call changed since the recording (or there is none). */
+  readonly dirty = $derived.by(
+    () => this.recording === null || this.program.source !== this.recordedSource || this.program.call !== this.recordedCall,
+  );
+  readonly state = $derived<DebugState | null>(this.recording ? stateAt(this.recording, this.position) : null);
+  readonly stack = $derived<StackFrame[]>(this.recording ? stackAt(this.recording, this.position) : []);
+  readonly changed = $derived<Set<string>>(
+    this.recording ? changedLocals(this.recording, this.position, this.compareWith) : new Set(),
+  );
+  readonly lastPosition = $derived(this.recording ? this.recording.events.length : 0);
+
+  /** The watch rows at the current stop. */
+  readonly watchRows = $derived.by<WatchRow[]>(() => {
+    const rec = this.recording;
+    const pos = this.position;
+    const e = rec && pos >= 0 && pos < rec.events.length ? rec.events[pos]! : null;
+    return this.program.watches.map((w) => {
+      if (w.error) return { expr: w.expr, real: { error: w.error } };
+      const i = this.recordedWatch.indexOf(w.expr);
+      return { expr: w.expr, real: e && i >= 0 ? (e.watch?.[i] ?? null) : null };
+    });
+  });
+
+  readonly syntaxMarker = $derived.by<SyntaxMarker | null>(() => {
+    const exit = this.recording?.exit;
+    if (!exit || exit.status !== 'syntax_error') return null;
+    return { line: exit.line ?? 1, column: exit.column ?? 1, message: exit.message ?? 'SyntaxError' };
+  });
+
+  /** The line the editor highlights, with the kind of stop. */
+  readonly currentLine = $derived.by<{ line: number; kind: 'line' | 'return' | 'exception' } | null>(() => {
+    const s = this.state;
+    if (!s || s.event === 'entry' || s.event === 'exit' || s.line < 1) return null;
+    return { line: s.line, kind: s.event === 'exception' || s.raising ? 'exception' : s.event === 'return' ? 'return' : 'line' };
+  });
+
+  /** The debug session of the current recording: a restore checks that it is still the one it made. */
+  get session(): DebugSession | null {
+    return this.active;
+  }
+
+  /** Starts the Python engine; resolves false (with the message shown) when it cannot load. */
+  async start(connect: ConnectEngine = (onReady) => new EngineClient({ onReady })): Promise<boolean> {
+    const client = connect((info) => this.onEngineReady(info));
+    this.client = client;
+    try {
+      await client.ready;
+      return true;
+    } catch (err) {
+      this.engine = 'failed';
+      this.error = err instanceof Error ? err.message : String(err);
+      return false;
+    }
+  }
+
+  /** Waits for the engine (a restarted one included); false when it cannot load. */
+  async waitForEngine(): Promise<boolean> {
+    if (this.engine === 'ready') return true;
+    try {
+      await this.client?.ready;
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private onEngineReady(info: EngineInfo): void {
+    // For `npm run bench:web`: the time from navigation to the first usable real engine.
+    if (performance.getEntriesByName('ndb:engine-ready').length === 0) performance.mark('ndb:engine-ready');
+    this.engineInfo = info;
+    this.engine = 'ready';
+  }
+
+  /** Records the current program; false when no recording came back, or when `wanted` says the
+   * answer came too late (a newer link was loaded meanwhile): it is then dropped. */
+  async record(wanted: () => boolean = () => true): Promise<boolean> {
+    const client = this.client;
+    if (!client) return false;
+    const source = this.program.source;
+    const call = this.program.call;
+    this.busy = true;
+    this.error = null;
+    try {
+      const { options, watch } = this.recordOptions([]);
+      const rec = await client.record(source, call, options);
+      if (!wanted()) return false;
+      this.recordedSource = source;
+      this.recordedCall = call;
+      this.recordedWatch = watch;
+      const conditions = new Map<number, BreakCondition>();
+      for (const [line, c] of Object.entries(this.program.conditions)) conditions.set(Number(line), c);
+      this.active = new DebugSession(rec, this.program.breakpoints, conditions);
+      this.edits = [];
+      this.visited = [];
+      this.compareWith = -2;
+      this.recording = rec;
+      this.moveTo(this.active.position);
+      this.emit({ kind: 'recorded', recording: rec, position: this.position, breakpoints: [...this.program.breakpoints] });
+      return true;
+    } catch (err) {
+      if (!wanted()) return false;
+      this.clear();
+      this.emit({ kind: 'cleared' });
+      this.error =
+        err instanceof EngineError ? err.message : `Something went wrong: ${err instanceof Error ? err.message : String(err)}`;
+      this.noteStopped(err);
+      return false;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Forgets the recording (a link shows other code). */
+  clear(): void {
+    this.recording = null;
+    this.active = null;
+    this.edits = [];
+    this.recordedSource = null;
+    this.error = null;
+  }
+
+  /** A toolbar button, a key or the editor's "Run to line". */
+  async run(command: Command): Promise<void> {
+    if (command.kind === 'restart' || this.dirty || !this.active) {
+      const ok = await this.record();
+      if (!ok) return;
+      // A fresh recording stands at its first event; Continue (and Run to line) then go on.
+      if (command.kind !== 'continue' && command.kind !== 'breakpoint') return;
+    }
+    const debug = this.active;
+    if (!debug) return;
+    this.syncBreakpoints(debug);
+    // Stepping back to before an edit returns to the recording it was made in.
+    const pos = debug.apply(command);
+    this.adopt(debug);
+    this.moveTo(pos);
+    if (this.recording) this.emit({ kind: 'action', recording: this.recording, action: command, position: this.position, breakpoints: [...this.program.breakpoints] });
+  }
+
+  /** The timeline: any position, as if stepped there. */
+  jump(pos: Position): void {
+    if (!this.active || this.busy) return;
+    this.active.jump(pos);
+    this.adopt(this.active);
+    this.moveTo(this.active.position);
+    this.emitJump();
+  }
+
+  /** A link's position (or, with null, where its edits left the debugger), in the session `debug`
+   * that the link's restore made. */
+  restoreTo(debug: DebugSession, pos: Position | null): void {
+    if (pos !== null) debug.jump(pos);
+    this.adopt(debug);
+    this.moveTo(debug.position);
+    this.emitJump();
+  }
+
+  /** What-if: `name = expr` at the current stop; throws (the session unchanged) when it cannot be made. */
+  async edit(name: string, expr: string): Promise<void> {
+    const debug = this.active;
+    if (!debug || !this.recording) throw new EditError('there is no recording to edit');
+    await debug.edit(name, expr, (edits) => this.rerun(edits));
+    this.adopt(debug);
+    this.moveTo(debug.position);
+    this.emit({ kind: 'edit', recording: debug.recording, position: this.position, breakpoints: [...this.program.breakpoints] });
+  }
+
+  /** A link's edit, made again where its sender made it, in the session `debug` of the link's restore. */
+  async replayEdit(debug: DebugSession, edit: Edit): Promise<void> {
+    debug.jump(edit.at);
+    if (debug.position !== edit.at) throw new EditError(`the program has no stop ${edit.at}`);
+    await debug.edit(edit.name, edit.expr, (all) => this.rerun(all));
+  }
+
+  /** Shows what `debug` holds now, unless another recording took its place meanwhile. */
+  adoptIfCurrent(debug: DebugSession): void {
+    if (this.active === debug) this.adopt(debug);
+  }
+
+  /** Records the program again with the current edits, conditions and watches, at the same stop;
+   * throws (nothing changed) when a run fails. */
+  async rerecord(): Promise<void> {
+    const debug = this.active;
+    if (!debug) return;
+    await debug.rerecord(async (edits) => {
+      const rec = await this.rerun(edits);
+      if (rec.exit.status === 'edit_error') throw new EditError(rec.exit.message ?? 'the program could not run with it');
+      return rec;
+    });
+    this.adopt(debug);
+    this.position = debug.position;
+    this.emit({ kind: 'rerecorded', recording: debug.recording });
+  }
+
+  /** Whether a change of conditions or watches must run the program again now (else the next
+   * recording picks it up). */
+  get canRerecord(): boolean {
+    return this.active !== null && !this.dirty && this.engine === 'ready';
+  }
+
+  /** The navigator's condition of a breakpoint line (set by `setCondition`). */
+  conditionOf(line: number): BreakCondition | undefined {
+    return this.active?.navigator.conditionOf(line);
+  }
+
+  setCondition(line: number, condition: BreakCondition | undefined): void {
+    this.active?.navigator.setCondition(line, condition);
+  }
+
+  /** Runs `task` with the busy state on (the toolbar waits; e2e tests wait for it too). */
+  async whileBusy<T>(task: () => Promise<T>): Promise<T> {
+    this.busy = true;
+    try {
+      return await task();
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** The engine is being replaced after `err`: the buttons wait for the new one. */
+  noteStopped(err: unknown): void {
+    if (err instanceof EngineError && err.kind === 'stopped') this.engine = 'loading';
+  }
+
+  /** What a watch expression gives on a model's predicted locals (values.py). */
+  async evaluateOnLocals(expr: string, locals: Record<string, string>): Promise<EvaluationResult> {
+    if (!this.client || this.engine !== 'ready') return { unknown: 'the Python engine is not ready' };
+    return this.client.evaluate(expr, locals);
+  }
+
+  /** The SyntaxError message when `expr` is not a Python expression, else null. */
+  async syntaxError(expr: string): Promise<string | null> {
+    if (!this.client || this.engine !== 'ready') return null;
+    try {
+      const r = await this.client.evaluate(expr, {});
+      return 'error' in r && r.error.startsWith('SyntaxError') ? r.error.replace(/^SyntaxError:\s*/, '') : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Runs the recorded program with another call (Guess inputs), leaving the debugger as it is. */
+  async checkCall(call: string): Promise<Recording> {
+    if (!this.client) throw new Error('the Python engine is not loaded');
+    return this.client.record(this.recordedSource ?? this.program.source, call, { ...RECORD_OPTIONS, maxEvents: 20_000, timeLimit: 5 });
+  }
+
+  /** Breakpoints set while stopped behave as pdb's `break`: see Navigator.addBreakpoint. */
+  private syncBreakpoints(debug: DebugSession): void {
+    const nav = debug.navigator;
+    const lines = this.program.breakpoints;
+    for (const line of [...nav.breakpoints]) if (!lines.includes(line)) nav.removeBreakpoint(line);
+    for (const line of lines) if (!nav.breakpoints.has(line)) nav.addBreakpoint(line);
+  }
+
+  /** Takes the debug session's recording (it changes with edits and with stepping back across one). */
+  private adopt(debug: DebugSession): void {
+    if (debug.recording !== this.recording) this.recording = debug.recording;
+    if (debug.history.edits !== this.edits) this.edits = debug.history.edits;
+  }
+
+  /** The program again, with these edits and the program's conditions and watches. */
+  private async rerun(edits: readonly Edit[]): Promise<Recording> {
+    const client = this.client;
+    if (!client) throw new EngineError('The Python engine is not loaded.', 'engine');
+    const { options, watch } = this.recordOptions(edits);
+    const rec = await client.record(this.recordedSource ?? this.program.source, this.recordedCall ?? this.program.call, options);
+    if (rec.exit.status !== 'edit_error') this.recordedWatch = watch;
+    return rec;
+  }
+
+  /** What every run gets: the limits, the edits, the breakpoint conditions and the watch
+   * expressions that parse (event.watch follows their order). */
+  private recordOptions(edits: readonly Edit[]): { options: RecordOptions; watch: string[] } {
+    const watch = this.program.runnableWatches;
+    return { options: { ...RECORD_OPTIONS, edits, conditions: this.program.runnableConditions, watch }, watch };
+  }
+
+  private moveTo(pos: Position): void {
+    const rec = this.recording;
+    let compare: Position = -2;
+    if (rec && pos >= 0 && pos < rec.events.length) {
+      const frame = rec.events[pos]!.frame;
+      for (let i = this.visited.length - 1; i >= 0; i--) {
+        const p = this.visited[i]!;
+        if (p !== pos && p >= 0 && p < rec.events.length && rec.events[p]!.frame === frame) {
+          compare = p;
+          break;
+        }
+      }
+    }
+    this.visited.push(pos);
+    if (this.visited.length > 1000) this.visited.splice(0, this.visited.length - 1000);
+    this.compareWith = compare;
+    this.position = pos;
+    this.onMove?.();
+  }
+
+  private emitJump(): void {
+    if (this.recording) this.emit({ kind: 'jump', recording: this.recording, position: this.position, breakpoints: [...this.program.breakpoints] });
+  }
+
+  private emit(ev: DebuggerEvent): void {
+    this.onEvent?.(ev);
+  }
+}
