@@ -3,9 +3,10 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import {
   ROOT,
+  SCREENSHOTS,
   STEP_TIMEOUT,
   breakpointLines,
   button,
@@ -14,19 +15,14 @@ import {
   clickLine,
   currentLineBecomes,
   idle,
-  launchBrowser,
-  openApp,
   output,
   press,
   setCode,
-  startPreview,
   status,
   variables,
-  watchErrors,
 } from './helpers.mjs';
+import { useApp } from './setup.mjs';
 
-let server;
-let browser;
 let page;
 let errors;
 
@@ -47,18 +43,8 @@ async function expectStatus(pattern) {
 }
 
 describe('the debugger', () => {
-  before(async () => {
-    server = await startPreview();
-    browser = await launchBrowser(server.url);
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    errors = watchErrors(page);
-    await openApp(page, server.url);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useApp({ open: '' });
+  before(() => ({ page, errors } = app));
 
   it('records the first example on load and stops at the call', async () => {
     await expectStatus(/^call of total \(line 1\)/);
@@ -234,6 +220,7 @@ describe('the debugger', () => {
     assert.equal((await variables(page)).values.s, '3');
   });
 
+  // Into the ignored e2e/screenshots/; `npm run screenshots` copies it to docs/ for the README.
   it('takes a screenshot for the docs', async () => {
     await pick('Insertion sort');
     await clickGlyph(page, 7);
@@ -243,8 +230,8 @@ describe('the debugger', () => {
     await expectStatus(/^line 8 in insertion_sort/);
     assert.deepEqual((await variables(page)).changed, ['items']);
     await page.mouse.move(0, 0);
-    mkdirSync(join(ROOT, 'docs'), { recursive: true });
-    await page.screenshot({ path: join(ROOT, 'docs', 'screenshot.png') });
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'screenshot.png') });
   });
 
   it('logged no errors', () => {

@@ -10,6 +10,9 @@ import { chromium } from 'playwright-core';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
+/** Where the tests leave screenshots (ignored by git; `npm run screenshots` publishes them). */
+export const SCREENSHOTS = join(ROOT, 'e2e', 'screenshots');
+
 /** Long waits: Pyodide takes ~5 s to load on this machine, more when it is busy. */
 export const LOAD_TIMEOUT = 60_000;
 export const STEP_TIMEOUT = 15_000;

@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { ROOT, STEP_TIMEOUT, LOAD_TIMEOUT, idle, launchBrowser, openApp, press, startPreview, status, variables, watchErrors } from './helpers.mjs';
+import { before, describe, it } from 'node:test';
+import { ROOT, STEP_TIMEOUT, LOAD_TIMEOUT, idle, openApp, press, status, variables, watchErrors } from './helpers.mjs';
+import { useApp } from './setup.mjs';
 
 const MODEL = JSON.parse(readFileSync(join(ROOT, 'public/models/index.json'), 'utf8')).default;
 const PREDICT_TIMEOUT = 60_000;
@@ -58,15 +59,10 @@ describe('the neural engine on WASM', () => {
   let page;
   let errors;
 
+  const app = useApp();
   before(async () => {
-    server = await startPreview();
-    browser = await launchBrowser(server.url);
+    ({ server, browser } = app);
     ({ page, errors } = await newPage('?backend=wasm'));
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   it('loads the default model with a progress bar, beside a real engine that works at once', async () => {

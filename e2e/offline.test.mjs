@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { LOAD_TIMEOUT, ROOT, idle, launchBrowser, openApp, press, startPreview, status, variables, watchErrors } from './helpers.mjs';
+import { before, describe, it } from 'node:test';
+import { LOAD_TIMEOUT, ROOT, idle, openApp, press, status, variables, watchErrors } from './helpers.mjs';
+import { useApp } from './setup.mjs';
 
 const MODEL = JSON.parse(readFileSync(join(ROOT, 'public/models/index.json'), 'utf8')).default;
 const CACHE_TIMEOUT = 120_000;
@@ -26,15 +27,8 @@ async function prediction(page) {
 }
 
 describe('offline after one visit', () => {
-  before(async () => {
-    server = await startPreview();
-    browser = await launchBrowser(server.url);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useApp();
+  before(() => ({ server, browser } = app));
 
   it('stores everything, then debugs with both engines with the network cut', async () => {
     // First visit, with the model's download held back: the real engine does not wait for it.

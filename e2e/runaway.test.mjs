@@ -1,11 +1,10 @@
 // Programs that do not stop: Python is interrupted after 10 s, and when even that does not work
 // the worker is replaced. Either way the app stays usable.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { LOAD_TIMEOUT, button, idle, launchBrowser, openApp, press, setCode, startPreview, status, watchErrors } from './helpers.mjs';
+import { before, describe, it } from 'node:test';
+import { LOAD_TIMEOUT, button, idle, press, setCode, status } from './helpers.mjs';
+import { useApp } from './setup.mjs';
 
-let server;
-let browser;
 let page;
 let errors;
 
@@ -17,18 +16,8 @@ async function runModule(code) {
 }
 
 describe('runaway programs', () => {
-  before(async () => {
-    server = await startPreview();
-    browser = await launchBrowser(server.url);
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    errors = watchErrors(page);
-    await openApp(page, server.url);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useApp({ open: '' });
+  before(() => ({ page, errors } = app));
 
   it('interrupts a long computation that runs no lines of the program', async () => {
     assert.equal(await page.evaluate(() => globalThis.crossOriginIsolated), true, 'the page is cross-origin isolated');

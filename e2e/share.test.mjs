@@ -1,7 +1,7 @@
 // Share links: the URL holds code, call, breakpoints and position; code that arrives by link waits
 // for "Run shared code".
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import {
   LOAD_TIMEOUT,
   STEP_TIMEOUT,
@@ -11,28 +11,20 @@ import {
   clickGlyph,
   editorText,
   idle,
-  launchBrowser,
   openApp,
   press,
-  startPreview,
   status,
   variables,
   watchErrors,
 } from './helpers.mjs';
+import { useApp } from './setup.mjs';
 
 let server;
 let browser;
 
 describe('share links', () => {
-  before(async () => {
-    server = await startPreview();
-    browser = await launchBrowser(server.url);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useApp();
+  before(() => ({ server, browser } = app));
 
   it('reproduce code, breakpoints and position, and run only on request', async () => {
     const page = browser.context.pages()[0] ?? (await browser.context.newPage());

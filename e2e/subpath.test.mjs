@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFil
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LOAD_TIMEOUT, ROOT, launchBrowser, openApp, press, status, startStatic, watchErrors } from './helpers.mjs';
+import { useApp } from './setup.mjs';
 
 const OUT = join(ROOT, 'dist-ndb');
 const SITE = join(ROOT, 'e2e', '.tmp', 'site-ndb');
@@ -40,19 +41,18 @@ let page;
 let errors;
 
 describe('a sub-path deploy on a host without COOP/COEP headers', () => {
+  const app = useApp({
+    start: () => {
+      buildSubpath();
+      return startStatic(SITE, '/ndb/');
+    },
+  });
   before(async () => {
-    buildSubpath();
-    server = await startStatic(SITE, '/ndb/');
-    browser = await launchBrowser(server.url);
+    ({ server, browser } = app);
     page = await browser.context.newPage();
     errors = watchErrors(page);
   });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    rmSync(SITE, { recursive: true, force: true });
-  });
+  after(() => rmSync(SITE, { recursive: true, force: true }));
 
   it('is cross-origin isolated by the service worker and debugs with both engines under /ndb/', async () => {
     const res = await fetch(server.url);

@@ -5,8 +5,9 @@
 // test keeps to a single step of at most 8 tokens (?max-new-tokens=8), compared with WASM.
 // A second test destroys the worker's GPU device mid-session, as a driver reset would.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { LOAD_TIMEOUT, launchBrowser, openApp, press, startPreview, watchErrors } from './helpers.mjs';
+import { before, describe, it } from 'node:test';
+import { LOAD_TIMEOUT, openApp, press, watchErrors } from './helpers.mjs';
+import { useApp } from './setup.mjs';
 
 const PREDICT_TIMEOUT = 120_000;
 let server;
@@ -28,15 +29,8 @@ function modelFacts(page) {
 }
 
 describe('the neural engine on WebGPU (SwiftShader)', () => {
-  before(async () => {
-    server = await startPreview();
-    browser = await launchBrowser(server.url, ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-angle=swiftshader', '--use-webgpu-adapter=swiftshader']);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useApp({ args: ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-angle=swiftshader', '--use-webgpu-adapter=swiftshader'] });
+  before(() => ({ server, browser } = app));
 
   it('predicts the first step on WebGPU exactly as WASM does with the same q4 weights', async () => {
     const page = await browser.context.newPage();

@@ -2,12 +2,12 @@
 // engines, bad edits that leave the session working, conditional breakpoints and watch expressions.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { LOAD_TIMEOUT, ROOT, STEP_TIMEOUT, clickGlyph, idle, launchBrowser, openApp, press, startPreview, status, variables, watchErrors } from './helpers.mjs';
+import { before, describe, it } from 'node:test';
+import { LOAD_TIMEOUT, ROOT, STEP_TIMEOUT, clickGlyph, idle, press, status, variables, watchErrors } from './helpers.mjs';
+import { useApp } from './setup.mjs';
 
 const PREDICT_TIMEOUT = 60_000;
 
-let server;
 let browser;
 let page;
 let errors;
@@ -131,18 +131,10 @@ async function runSharedCode(on) {
 }
 
 describe('what-if debugging', () => {
+  const app = useApp({ open: '?backend=wasm' });
   before(async () => {
-    server = await startPreview();
-    browser = await launchBrowser(server.url);
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    errors = watchErrors(page);
-    await openApp(page, `${server.url}?backend=wasm`);
+    ({ browser, page, errors } = app);
     await page.locator('main[data-model="ready"]').waitFor({ timeout: LOAD_TIMEOUT });
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   it('edits a local at a breakpoint: the outcome changes, in both engines', async () => {

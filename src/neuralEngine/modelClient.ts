@@ -1,5 +1,5 @@
 // The main thread's side of the model worker: typed messages in, promises out (like
-// src/realEngine/client.ts for Pyodide).
+// src/realEngine/client.ts for Pyodide, with the same pending requests: core/requests.ts).
 //
 // One worker runs one model on one backend; switching the backend replaces the worker. A session
 // is begun for each recording (`begin`, with an epoch); each debugger action is one `step`
@@ -8,6 +8,7 @@
 
 import type { Action } from '../core/actions';
 import type { ParseResult } from '../core/format';
+import { PendingRequests } from '../core/requests';
 import type { Position, Recording } from '../core/trace';
 import type { ModelDtype } from './modelConfig';
 import type { Backend, LoadErrorKind, ModelInfo } from './browserModel';
@@ -71,16 +72,10 @@ export type ModelWorkerFactory = () => Worker;
 const defaultFactory: ModelWorkerFactory = () =>
   new Worker(new URL('./model.worker.ts', import.meta.url), { type: 'module', name: 'model' });
 
-interface Pending {
-  resolve: (value: ModelResponse) => void;
-  reject: (err: ModelError) => void;
-}
-
 export class ModelClient {
   private readonly worker: Worker;
-  private nextId = 1;
   private epoch = 0;
-  private readonly pending = new Map<number, Pending>();
+  private readonly requests = new PendingRequests<ModelResponse>();
   private loadPromise: Promise<ModelInfo> | null = null;
   private resolveLoad!: (info: ModelInfo) => void;
   private rejectLoad!: (err: ModelError) => void;
@@ -153,11 +148,9 @@ export class ModelClient {
 
   private request(msg: ModelRequest & { id: number }): Promise<ModelResponse> {
     if (this.disposed) return Promise.reject(new ModelError('the model was unloaded', 'superseded'));
-    const id = this.nextId++;
-    return new Promise<ModelResponse>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.post({ ...msg, id } as ModelRequest);
-    });
+    const { id, answer } = this.requests.open();
+    this.post({ ...msg, id } as ModelRequest);
+    return answer;
   }
 
   private handle(msg: ModelResponse): void {
@@ -174,25 +167,16 @@ export class ModelClient {
       case 'device-lost':
         this.options.onDeviceLost?.(msg.message);
         return;
-      case 'error': {
-        const p = this.take(msg.id);
-        p?.reject(new ModelError(msg.message, msg.message.startsWith('superseded') ? 'superseded' : 'run'));
+      case 'error':
+        this.requests.reject(msg.id, new ModelError(msg.message, msg.message.startsWith('superseded') ? 'superseded' : 'run'));
         return;
-      }
-      default: {
-        this.take(msg.id)?.resolve(msg);
-      }
+      default:
+        this.requests.resolve(msg.id, msg);
     }
   }
 
-  private take(id: number): Pending | undefined {
-    const p = this.pending.get(id);
-    this.pending.delete(id);
-    return p;
-  }
-
   private failAll(err: ModelError): void {
-    for (const id of [...this.pending.keys()]) this.take(id)?.reject(err);
+    this.requests.rejectAll(err);
   }
 
   private post(msg: ModelRequest): void {

@@ -1,11 +1,13 @@
 // The main thread's side of the Pyodide worker: typed messages in, promises out.
 //
 // The worker answers each request with its id; an answer whose id is no longer pending (a request
-// that was superseded, or one from a worker that was replaced) is dropped. A runaway program is
+// that was superseded, or one from a worker that was replaced) is dropped (core/requests.ts keeps
+// the pending requests, for the model's client too). A runaway program is
 // stopped in two steps: first Python's interrupt buffer (a SharedArrayBuffer, only when the page is
 // cross-origin isolated), then, if Python does not come back, the worker is terminated and a fresh
 // one is started.
 
+import { PendingRequests } from '../core/requests';
 import type { Recording } from '../core/trace';
 import type { RecordOptions } from './realEngine';
 
@@ -55,11 +57,8 @@ export class EngineError extends Error {
   }
 }
 
-interface Pending {
-  resolve: (answer: Recording | EvaluationResult) => void;
-  reject: (err: EngineError) => void;
-  timers: ReturnType<typeof setTimeout>[];
-}
+/** The answers a request can get (an `error` answer rejects it instead). */
+type Answer = Extract<WorkerResponse, { type: 'recorded' | 'evaluated' }>;
 
 export type WorkerFactory = () => Worker;
 
@@ -69,8 +68,7 @@ const defaultFactory: WorkerFactory = () =>
 export class EngineClient {
   private worker!: Worker;
   private interrupt: Uint8Array | null = null;
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
+  private readonly requests = new PendingRequests<Answer>();
   private readyPromise!: Promise<EngineInfo>;
   private resolveReady!: (info: EngineInfo) => void;
   private rejectReady!: (err: EngineError) => void;
@@ -94,45 +92,51 @@ export class EngineClient {
   /** Records a program; rejects with EngineError when the engine fails or must be restarted. */
   async record(source: string, call: string, options: RecordOptions = {}): Promise<Recording> {
     await this.readyPromise;
-    const id = this.nextId++;
-    return this.request(id, this.interruptAfterMs, { type: 'record', id, source, call, options }) as Promise<Recording>;
+    const answer = await this.request(this.interruptAfterMs, (id) => ({ type: 'record', id, source, call, options }));
+    if (answer.type !== 'recorded') throw new EngineError(`The Python engine answered ${answer.type} to a recording.`, 'engine');
+    return answer.recording;
   }
 
   /** Evaluates an expression on locals given as reprs (a model's predicted locals), without running
    * the user's program: values.py's evaluate_on_locals. */
   async evaluate(expr: string, locals: Record<string, string>, timeoutMs = 3_000): Promise<EvaluationResult> {
     await this.readyPromise;
-    const id = this.nextId++;
-    return this.request(id, timeoutMs, { type: 'evaluate', id, expr, locals }) as Promise<EvaluationResult>;
+    const answer = await this.request(timeoutMs, (id) => ({ type: 'evaluate', id, expr, locals }));
+    if (answer.type !== 'evaluated') throw new EngineError(`The Python engine answered ${answer.type} to an evaluation.`, 'engine');
+    return answer.result;
   }
 
-  private request(id: number, interruptAfterMs: number, msg: WorkerRequest): Promise<Recording | EvaluationResult> {
-    return new Promise<Recording | EvaluationResult>((resolve, reject) => {
-      const pending: Pending = { resolve, reject, timers: [] };
-      this.pending.set(id, pending);
+  /** Sends the request `message(id)`; Python is interrupted after `interruptAfterMs`, and the
+   * worker replaced if it does not come back. */
+  private request(interruptAfterMs: number, message: (id: number) => WorkerRequest): Promise<Answer> {
+    const timers: ReturnType<typeof setTimeout>[] = [];
+    const { id, answer } = this.requests.open(() => {
+      for (const t of timers) clearTimeout(t);
       if (this.interrupt) this.interrupt[0] = 0;
-      pending.timers.push(
-        setTimeout(() => {
-          if (this.interrupt) Atomics.store(this.interrupt, 0, 2); // SIGINT: KeyboardInterrupt in Python
-        }, interruptAfterMs),
-      );
-      pending.timers.push(
-        setTimeout(
-          () => {
-            if (!this.pending.has(id)) return;
-            this.restart(
-              new EngineError(
-                'The program did not stop when asked to, so the Python engine was restarted. ' +
-                  'Long computations that run without executing Python lines cannot be interrupted.',
-                'stopped',
-              ),
-            );
-          },
-          interruptAfterMs + (this.interrupt ? this.terminateAfterMs : 0),
-        ),
-      );
-      this.post(msg);
     });
+    if (this.interrupt) this.interrupt[0] = 0;
+    timers.push(
+      setTimeout(() => {
+        if (this.interrupt) Atomics.store(this.interrupt, 0, 2); // SIGINT: KeyboardInterrupt in Python
+      }, interruptAfterMs),
+    );
+    timers.push(
+      setTimeout(
+        () => {
+          if (!this.requests.has(id)) return;
+          this.restart(
+            new EngineError(
+              'The program did not stop when asked to, so the Python engine was restarted. ' +
+                'Long computations that run without executing Python lines cannot be interrupted.',
+              'stopped',
+            ),
+          );
+        },
+        interruptAfterMs + (this.interrupt ? this.terminateAfterMs : 0),
+      ),
+    );
+    this.post(message(id));
+    return answer;
   }
 
   /** Terminates the worker, fails every pending request and starts a fresh worker. */
@@ -186,15 +190,10 @@ export class EngineClient {
         this.options.onReady?.(info);
         return;
       }
-      case 'recorded': {
-        const p = this.take(msg.id);
-        p?.resolve(msg.recording);
+      case 'recorded':
+      case 'evaluated':
+        this.requests.resolve(msg.id, msg);
         return;
-      }
-      case 'evaluated': {
-        this.take(msg.id)?.resolve(msg.result);
-        return;
-      }
       case 'error': {
         if (msg.id === null) {
           const err = new EngineError(msg.message, 'load');
@@ -202,24 +201,14 @@ export class EngineClient {
           this.options.onFatal?.(msg.message);
           return;
         }
-        this.take(msg.id)?.reject(new EngineError(msg.message, 'engine'));
+        this.requests.reject(msg.id, new EngineError(msg.message, 'engine'));
         return;
       }
     }
   }
 
-  /** Removes a pending request; undefined for a stale answer, which is dropped. */
-  private take(id: number): Pending | undefined {
-    const p = this.pending.get(id);
-    if (!p) return undefined;
-    this.pending.delete(id);
-    for (const t of p.timers) clearTimeout(t);
-    if (this.interrupt) this.interrupt[0] = 0;
-    return p;
-  }
-
   private failAll(err: EngineError): void {
-    for (const id of [...this.pending.keys()]) this.take(id)?.reject(err);
+    this.requests.rejectAll(err);
   }
 
   private post(msg: WorkerRequest): void {

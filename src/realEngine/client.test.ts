@@ -1,0 +1,91 @@
+// The Pyodide worker's client against stand-in workers: answers are matched to requests by id,
+// stale answers (a repeated id, a replaced worker) are dropped, and a restart fails what waits.
+
+import { describe, expect, it } from 'vitest';
+import type { Recording } from '../core/trace';
+import { EngineClient, EngineError, type WorkerRequest, type WorkerResponse } from './client';
+
+/** A worker that keeps what it was sent and answers when the test says. */
+class StandInWorker {
+  sent: WorkerRequest[] = [];
+  terminated = false;
+  onmessage: ((ev: MessageEvent<WorkerResponse>) => void) | null = null;
+  onerror: ((ev: ErrorEvent) => void) | null = null;
+
+  postMessage(msg: WorkerRequest): void {
+    this.sent.push(msg);
+  }
+  terminate(): void {
+    this.terminated = true;
+  }
+  answer(msg: WorkerResponse): void {
+    this.onmessage?.({ data: msg } as MessageEvent<WorkerResponse>);
+  }
+  /** The id of the last request of this type. */
+  idOf(type: 'record' | 'evaluate'): number {
+    const msg = [...this.sent].reverse().find((m) => m.type === type);
+    if (!msg || msg.type === 'init') throw new Error(`no ${type} request`);
+    return msg.id;
+  }
+}
+
+function recording(value: string): Recording {
+  return { source: '', call: '', events: [], codes: [], stdout: '', exit: { status: 'normal', value } };
+}
+
+function client(): { engine: EngineClient; workers: StandInWorker[] } {
+  const workers: StandInWorker[] = [];
+  const engine = new EngineClient({}, () => {
+    const w = new StandInWorker();
+    workers.push(w);
+    return w as unknown as Worker;
+  });
+  return { engine, workers };
+}
+
+const READY: WorkerResponse = { type: 'ready', loadMs: 1, pythonVersion: '3.14.2', interruptible: false };
+
+/** Lets the client's awaits (ready, then the request) run. */
+const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
+
+describe('EngineClient', () => {
+  it('matches answers to requests by id and drops an answer nobody waits for', async () => {
+    const { engine, workers } = client();
+    const w = workers[0]!;
+    w.answer(READY);
+    const first = engine.record('a = 1', '');
+    const second = engine.evaluate('a', {});
+    await tick();
+    const ids = [w.idOf('record'), w.idOf('evaluate')];
+    w.answer({ type: 'evaluated', id: ids[1]!, result: { value: '1' } });
+    w.answer({ type: 'recorded', id: ids[0]!, recording: recording('x'), elapsedMs: 1 });
+    w.answer({ type: 'recorded', id: ids[0]!, recording: recording('late'), elapsedMs: 1 });
+    expect((await first).exit.value).toBe('x');
+    expect(await second).toEqual({ value: '1' });
+    const failing = engine.record('raise', '');
+    await tick();
+    w.answer({ type: 'error', id: w.idOf('record'), message: 'boom' });
+    await expect(failing).rejects.toMatchObject({ message: 'boom', kind: 'engine' });
+  });
+
+  it('fails what waits when the worker is replaced, and ignores the old worker after', async () => {
+    const { engine, workers } = client();
+    const old = workers[0]!;
+    old.answer(READY);
+    const pending = engine.record('while True: pass', '');
+    await tick();
+    const id = old.idOf('record');
+    engine.restart();
+    await expect(pending).rejects.toBeInstanceOf(EngineError);
+    await expect(pending).rejects.toMatchObject({ kind: 'stopped' });
+    expect(old.terminated).toBe(true);
+    expect(workers).toHaveLength(2);
+    // The old worker's answer arrives after all: it is not taken for anything.
+    old.answer({ type: 'recorded', id, recording: recording('stale'), elapsedMs: 1 });
+    workers[1]!.answer(READY);
+    const next = engine.record('a = 2', '');
+    await tick();
+    workers[1]!.answer({ type: 'recorded', id: workers[1]!.idOf('record'), recording: recording('fresh'), elapsedMs: 1 });
+    expect((await next).exit.value).toBe('fresh');
+  });
+});
