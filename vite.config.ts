@@ -48,7 +48,8 @@ function defaultModel(): { cache: string; files: string[]; name: string | null }
 const model = defaultModel();
 
 /** A missing file under /models/ is a 404, not the SPA's index.html (which a model loader would
- * take for a corrupt file; DESIGN §5). `root` is the folder served: public/ (dev) or dist/. */
+ * take for a corrupt file: docs/architecture.md#toolchain-facts). `root` is the folder served:
+ * public/ (dev) or dist/. */
 function missingModelsAre404(): Plugin {
   const prefix = `${base}models/`;
   const middleware = (root: () => string) => (req: IncomingMessage, res: ServerResponse, next: () => void) => {

@@ -1,6 +1,7 @@
 // WebGPU correctness through SwiftShader (headless Debian Chromium with --enable-unsafe-webgpu,
-// DESIGN §5): one prediction with the WebGPU backend (q4) must equal the one WASM makes from the
-// same q4 weights (MatMulNBits on the CPU), so only the backend differs. SwiftShader
+// docs/architecture.md#toolchain-facts): one prediction with the WebGPU backend (q4) must equal
+// the one WASM makes from the same q4 weights (MatMulNBits on the CPU), so only the backend
+// differs. SwiftShader
 // is a CPU emulation, far slower than WASM (here ~1.6 s per decoded token for the dev model): this
 // test keeps to a single step of at most 8 tokens (?max-new-tokens=8), compared with WASM.
 // A second test destroys the worker's GPU device mid-session, as a driver reset would.

@@ -10,7 +10,7 @@ drawn from ``random.Random(f"{seed}:{i}")`` whatever the number of workers, and 
 consumed in program order, so a build is deterministic.
 
 Tracing: with Python ≥ 3.12 each worker imports ``src/realEngine/tracer.py`` (through ``training.real_engine``) and records in-process; with
-an older Python (whose traces differ, DESIGN §3) each worker streams programs through its own
+an older Python (whose traces differ: docs/architecture.md#python-versions) each worker streams programs through its own
 ``node training/pyodide_trace.mjs`` (CPython 3.14 in Pyodide) and kills and restarts it when a
 program does not come back within ``--hard-timeout`` seconds. Every program is counted by how it
 ended (normal, raised, over the event budget, past the time limit, could not run, hard-stopped):

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Traces programs with the app's tracer in Pyodide (CPython 3.14) under Node, for machines whose
-// Python is older than 3.12 (DESIGN §3). Reads JSONL on stdin: {"id", "source", "call",
+// Python is older than 3.12 (docs/architecture.md#python-versions). Reads JSONL on stdin: {"id", "source", "call",
 // "max_events"?, "edits"?}; writes JSONL on stdout: {"id", "recording"} (the dict tracer.record returns) or
 // {"id", "error"}. One Pyodide for the whole stream (it takes seconds to load).
 //   node training/pyodide_trace.mjs < programs.jsonl > recordings.jsonl

@@ -1,6 +1,6 @@
 // `ndb bench`: the neural engine's speed on a fixed set of prompts from the example programs,
 // beside a bare onnxruntime-node greedy loop on the same session and prompts in the same run
-// (DESIGN §6: absolute times here are noisy, so always measure against a reference).
+// (absolute times here are noisy, so always measure against a reference: docs/architecture.md#measuring).
 //
 // Each state: the engine (NeuralSession → StatePredictor → CausalLM with its kept KV cache)
 // predicts, then the real state enters the history (Compare use), so the next prompt grows by the

@@ -179,7 +179,7 @@ export interface CruxResult {
   pass_at_1: number;
 }
 
-/** CruxEval posed as in the paper (DESIGN §4): output from the call of f (step_return, or a
+/** CruxEval posed as in the paper (docs/architecture.md#evaluation): output from the call of f (step_return, or a
  * breakpoint at the line that returns, then step_return); input from f's return (inv_step_call),
  * scored by running f on the predicted arguments. */
 export async function evalCruxeval(

@@ -18,7 +18,7 @@ export type Backend = 'webgpu' | 'wasm';
  * service worker fills the same cache for offline use, so the model is stored once. */
 export const MODEL_CACHE = typeof __NDB_MODEL_CACHE__ === 'string' ? __NDB_MODEL_CACHE__ : 'ndb-models-v1';
 
-/** The dtype verified correct on each backend (DESIGN §5: test every dtype against fp32). */
+/** The dtype verified correct on each backend (every dtype is tested on every backend against fp32: docs/architecture.md#toolchain-facts). */
 export const BACKEND_DTYPE: Record<Backend, ModelDtype> = { wasm: 'int8', webgpu: 'q4' };
 
 export interface ModelIndex {

@@ -1,4 +1,4 @@
-// What the app and the CLI read from a model folder (Hugging Face layout, DESIGN §5).
+// What the app and the CLI read from a model folder (Hugging Face layout: docs/architecture.md#model-folders).
 
 import type { DecoderShape } from './causalLm';
 

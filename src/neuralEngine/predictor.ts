@@ -27,7 +27,7 @@ export interface Completion {
 }
 
 export interface CompleteOptions {
-  /** 0 or absent: greedy; above 0: sampling (DESIGN §3: inversion is one-to-many). */
+  /** 0 or absent: greedy; above 0: sampling (inversion is one-to-many: docs/architecture.md#glossary). */
   temperature?: number;
   random?: () => number;
 }

@@ -1,5 +1,5 @@
 """A ``TokenSource`` that draws trajectories on the fly from worker processes: for GPU training
-with no dataset on disk (a CUDA machine has Python but no Node, DESIGN §5).
+with no dataset on disk (a CUDA machine has Python but no Node: docs/architecture.md#python-versions).
 
 Workers run the dataset builder's pipeline (``training.build_dataset``: programs from the generator
 and the standard library, traced in-process by ``src/realEngine/tracer.py`` (through ``training.real_engine``), trajectories drawn with the
@@ -9,7 +9,7 @@ programs); ``batch`` samples windows from the buffer, taking in whatever the wor
 without waiting, and waits only while a buffer is too small. When the trainer consumes tokens
 faster than the workers make them, windows are reused from the buffer rather than stalling.
 
-Needs Python ≥ 3.12: older interpreters trace differently (DESIGN §3). Under DDP give each rank
+Needs Python ≥ 3.12: older interpreters trace differently (docs/architecture.md#python-versions). Under DDP give each rank
 its own ``rank`` so that ranks draw different programs.
 
     LiveSource(Path("tokenizer_dir"), workers=8)

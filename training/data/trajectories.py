@@ -1,4 +1,4 @@
-"""The paper's stochastic action policy (DESIGN §4), over forward and inverse trajectories.
+"""The paper's stochastic action policy (Beck et al. 2026, see docs/architecture.md#glossary), over forward and inverse trajectories.
 
 Each trajectory first draws its policy with probability ½ each:
 
