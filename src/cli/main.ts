@@ -20,6 +20,7 @@ Usage:
                    [--limit N] [--model DIR] [--dtype D] --json
   ndb eval variants FILE.jsonl [--model DIR] [--dtype fp32,int8,q4] [--limit N]
   ndb format --trace TRACE.jsonl --actions a1,a2,…
+  ndb dap                                   (a Debug Adapter Protocol server on stdio)
   ndb bench [--model DIR] [--dtype D] [--programs N] [--max-new-tokens N] [--runs N] [--json]
 
 Engines: real (Pyodide), neural (the model goes on from its own predictions),
@@ -45,6 +46,11 @@ export async function main(argv: string[], out: Out = (l) => process.stdout.writ
         return await evalCommand(parseArgs(rest, ['json']), out);
       case 'bench':
         return await benchCommand(parseArgs(rest, ['json']), out);
+      case 'dap': {
+        checkKnown(parseArgs(rest, []), []);
+        const { runDapServer } = await import('../dap/server');
+        return await runDapServer();
+      }
       case 'format': {
         const { formatCommand } = await import('./format');
         return await formatCommand(parseArgs(rest, []), out);

@@ -11,6 +11,7 @@ import type { ParseResult } from '../core/format';
 import type { DebugState } from '../core/state';
 import type { Recording } from '../core/trace';
 import { NeuralSession } from '../neuralEngine/neuralSession';
+import { cliState, NeuralFollower, predictedState } from './neuralFollower';
 import type { ModelDtype } from '../neuralEngine/modelConfig';
 import { loadNodeModel, type LoadedModel } from '../neuralEngine/nodeModel';
 import { loadNodeEngine, readRepoFile, REPO_ROOT } from '../realEngine/node';
@@ -35,15 +36,11 @@ export async function modelFromArgs(args: ParsedArgs): Promise<LoadedModel> {
   return loadNodeModel(stringOption(args, 'model') ?? defaultModelDir(), dtype);
 }
 
-/** A predicted state in the CLI's state shape. */
-export function predictedState(p: ParseResult): Record<string, unknown> {
-  if ('unparseable' in p) return { event: 'unparseable', reason: p.unparseable };
-  if (p.event === 'entry') return { event: 'entry' };
-  if (p.event === 'exit') return p.message === undefined ? { event: 'exit', status: p.status } : { event: 'exit', status: p.status, message: p.message };
-  const out: Record<string, unknown> = { event: p.event, line: p.line, locals: p.locals ?? {} };
-  if (p.value !== undefined) out.value = p.value;
-  if (p.raising) out.raising = true;
-  return out;
+export { predictedState };
+
+/** The model's context, from its config. */
+export function maxPositions(model: LoadedModel): number | undefined {
+  return model.config.max_position_embeddings;
 }
 
 /** `neural`: the model goes on from its own predictions; `both`: one-step predictions against the
@@ -57,28 +54,18 @@ export async function neuralDebugStates(
   rerun: (edits: readonly Edit[]) => Recording,
 ): Promise<unknown[]> {
   const real = new DebugSession(rec, breakpoints);
-  const session = new NeuralSession(model.predictor, rec, real.position, breakpoints);
-  const first = real.state;
-  const states: unknown[] = [mode === 'both' ? { real: first, neural: first, match: true } : first];
+  const follower = new NeuralFollower(model.predictor, real, mode, breakpoints, maxPositions(model));
+  const states: unknown[] = [cliState(mode, real.state)];
   for (const [i, step] of steps.entries()) {
     if (step.kind === 'set') {
       // Both engines go on from the edited real stop; the edit itself is given, not predicted.
       await applyEdit(real, step, i, rerun);
-      session.acceptEdit(real.recording, real.position);
-      states.push(mode === 'both' ? { real: real.state, neural: real.state, match: true, edit: true } : real.state);
+      follower.edited(real);
+      states.push(cliState(mode, real.state, undefined, true));
       continue;
     }
-    const prediction = await session.predict(step);
-    if (mode === 'neural') {
-      session.acceptPredicted(prediction);
-      real.apply(step);
-      states.push(predictedState(prediction.state));
-      continue;
-    }
-    real.apply(step);
-    const comparison = compareStates(real.state, prediction.state);
-    states.push({ real: real.state, neural: predictedState(prediction.state), match: comparison.match, fields: comparison.fields });
-    session.acceptReal(step, real.position);
+    const followed = await follower.act(real, step);
+    states.push(cliState(mode, real.state, followed));
   }
   return states;
 }

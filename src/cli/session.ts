@@ -9,10 +9,11 @@ import type { RealEngine } from '../realEngine/realEngine';
 
 export class ProgramError extends Error {}
 
-/** Problems that leave nothing to debug (the program never started). */
-export function startProblem(rec: Recording): string | undefined {
+/** Problems that leave nothing to debug (the program never started); `file` names the program
+ * in a syntax error's place. */
+export function startProblem(rec: Recording, file = 'main.py'): string | undefined {
   const { status, message, line, column } = rec.exit;
-  if (status === 'syntax_error') return `main.py:${line ?? 1}:${column ?? 1}: ${message ?? 'SyntaxError'}`;
+  if (status === 'syntax_error') return `${file}:${line ?? 1}:${column ?? 1}: ${message ?? 'SyntaxError'}`;
   if (status === 'call_error' || status === 'error') return message ?? status;
   return undefined;
 }

@@ -11,13 +11,26 @@ import { EditHistory, type Edit } from './whatIf';
 export type Rerun = (edits: readonly Edit[]) => Recording | Promise<Recording>;
 
 export class DebugSession {
-  readonly history: EditHistory;
+  private editHistory: EditHistory;
   private nav: Navigator;
 
   constructor(base: Recording, breakpoints: Iterable<number> = [], conditions: ReadonlyMap<number, BreakCondition> = new Map()) {
-    this.history = new EditHistory(base);
+    this.editHistory = new EditHistory(base);
     this.nav = new Navigator(base, breakpoints);
     for (const [line, c] of conditions) this.nav.setCondition(line, c);
+  }
+
+  /** An independent copy at the same stop: what-if questions ("where would this action go?")
+   * are answered on a fork, leaving this session where it is. */
+  fork(): DebugSession {
+    const copy = new DebugSession(this.editHistory.recording);
+    copy.editHistory = this.editHistory.clone();
+    copy.nav = this.nav.withRecording(this.nav.recording);
+    return copy;
+  }
+
+  get history(): EditHistory {
+    return this.editHistory;
   }
 
   get recording(): Recording {

@@ -98,6 +98,22 @@ export class Navigator {
     return this.pos;
   }
 
+  /** Reverse continue: the latest line event before the current position where a breakpoint
+   * stops (its condition and hit count included), or null when there is none. */
+  previousBreakHit(): Position | null {
+    for (let j = Math.min(this.pos, this.recording.events.length) - 1; j >= 0; j--) {
+      if (this.breaksAt(j)) return j;
+    }
+    return null;
+  }
+
+  /** Whether event `pos` is a line event where a user breakpoint stops (condition and hit
+   * count included): what tells a breakpoint stop from a step that happens to end on its line. */
+  breaksAt(pos: Position): boolean {
+    const e = this.recording.events[pos];
+    return !!e && e.event === 'line' && this.breakpoints.has(e.line) && this.effective(e, pos);
+  }
+
   /** Sets a persistent breakpoint while stopped, as pdb's `break` does. */
   addBreakpoint(line: number): void {
     this.breakpoints.add(line);

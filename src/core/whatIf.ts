@@ -37,6 +37,13 @@ export class EditHistory {
     return this.top.recording;
   }
 
+  /** An independent copy (the recordings are shared: they are never changed in place). */
+  clone(): EditHistory {
+    const copy = new EditHistory(this.layers[0]!.recording);
+    copy.layers.splice(0, 1, ...this.layers.map((l) => ({ recording: l.recording, edits: l.edits })));
+    return copy;
+  }
+
   get edits(): readonly Edit[] {
     return this.top.edits;
   }

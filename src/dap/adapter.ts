@@ -1,0 +1,483 @@
+// `ndb dap`: the Debug Adapter Protocol over a recording. The program is run once under the
+// tracer at launch; every request then navigates the recording exactly as pdb would have
+// stopped (src/core/navigator.ts), backwards as well as forwards. Requests are answered one at a
+// time, in order, since each may move the session the next one reads.
+
+import { readFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { DebugSession, ExitedEvent, InitializedEvent, InvalidatedEvent, OutputEvent, StoppedEvent, TerminatedEvent } from '@vscode/debugadapter';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import type { Action } from '../core/actions';
+import type { BreakCondition } from '../core/navigator';
+import type { ParseResult } from '../core/format';
+import { EditError } from '../core/whatIf';
+import { LiveSession, SessionError, type LiveModel } from '../cli/liveSession';
+import { ProgramError } from '../cli/session';
+import { logLine } from '../cli/stdio';
+import { loadPythonHost, type PythonHost } from '../realEngine/pythonHost';
+import { checkBreakpoints, type CheckedBreakpoint, type RequestedBreakpoint } from './breakpoints';
+import { framesAt, functionAtLine, type FrameView } from './frames';
+import { LaunchArgsError, parseLaunchArgs, type NdbLaunchArgs } from './launchArgs';
+import { predictedRows } from './predicted';
+import { localsRows, modelRows, VariableStore } from './variables';
+
+const THREAD_ID = 1;
+
+/** A request that cannot be served as asked; its message goes to the user. */
+class RequestError extends Error {}
+
+/** Errors whose message is meant for the user as it is; anything else is also logged. */
+const EXPECTED_ERRORS = [RequestError, LaunchArgsError, ProgramError, SessionError, EditError];
+
+type Work = () => Promise<(() => void) | void>;
+
+type StopReason = 'entry' | 'breakpoint' | 'step' | 'restart';
+
+export class NdbDebugAdapter extends DebugSession {
+  private host: Promise<PythonHost> | null = null;
+  private launch: NdbLaunchArgs | null = null;
+  private program = '';
+  private source = '';
+  private live: LiveSession | null = null;
+  private codeLines: Set<number> | { error: string } = new Set();
+  private breakpoints: CheckedBreakpoint[] = [];
+  private nextBreakpointId = 1;
+  private started = false;
+  private ended = false;
+  private queue: Promise<void> = Promise.resolve();
+  private readonly vars = new VariableStore();
+  /** The program's stdout already sent as output events. */
+  private printed = '';
+  private invalidatedEvents = false;
+
+  constructor() {
+    super();
+    // Lines and columns are 1-based inside ndb as in Python; the base class converts for clients.
+    this.setDebuggerLinesStartAt1(true);
+    this.setDebuggerColumnsStartAt1(true);
+  }
+
+  // ---- the request queue ----
+
+  private run(response: DebugProtocol.Response, work: Work): void {
+    this.queue = this.queue
+      .then(async () => {
+        let after: (() => void) | void;
+        try {
+          after = await work();
+        } catch (err) {
+          this.fail(response, err);
+          return;
+        }
+        this.sendResponse(response);
+        after?.();
+      })
+      .catch((err: unknown) => logLine(`internal error: ${describe(err)}`));
+  }
+
+  private fail(response: DebugProtocol.Response, err: unknown): void {
+    const message = err instanceof Error ? err.message : String(err);
+    if (!EXPECTED_ERRORS.some((kind) => err instanceof kind)) logLine(`${response.command} failed: ${describe(err)}`);
+    this.sendErrorResponse(response, { id: 3000, format: message, showUser: true });
+  }
+
+  private session(): LiveSession {
+    if (!this.live) throw new RequestError('no program is being debugged: launch one first');
+    return this.live;
+  }
+
+  private running(): LiveSession {
+    const live = this.session();
+    if (!this.started) throw new RequestError('the program has not started yet (waiting for configurationDone)');
+    if (this.ended) throw new RequestError('the program has ended');
+    return live;
+  }
+
+  // ---- lifecycle ----
+
+  protected override initializeRequest(response: DebugProtocol.InitializeResponse, args: DebugProtocol.InitializeRequestArguments): void {
+    this.invalidatedEvents = args.supportsInvalidatedEvent === true;
+    response.body = {
+      ...response.body,
+      supportsConfigurationDoneRequest: true,
+      supportsStepBack: true,
+      supportsConditionalBreakpoints: true,
+      supportsHitConditionalBreakpoints: true,
+      supportsSetVariable: true,
+      supportsEvaluateForHovers: true,
+      supportsRestartFrame: true,
+    };
+    // Pyodide takes seconds to load: start now, while the client prepares the launch.
+    this.host = loadPythonHost();
+    this.host.catch(() => undefined);
+    this.sendResponse(response);
+  }
+
+  protected override launchRequest(response: DebugProtocol.LaunchResponse, raw: DebugProtocol.LaunchRequestArguments): void {
+    this.run(response, async () => {
+      if (this.live) throw new RequestError('a program is launched already: one launch per session');
+      const args = parseLaunchArgs(raw);
+      const program = resolve(args.program);
+      let source: string;
+      try {
+        source = readFileSync(program, 'utf8');
+      } catch (err) {
+        throw new RequestError(`cannot read ${program}: ${(err as NodeJS.ErrnoException).code ?? describe(err)}`);
+      }
+      const host = await (this.host ??= loadPythonHost());
+      const lines = await host.codeLines(source);
+      if ('error' in lines) throw new ProgramError(`${program}:${lines.line}: ${lines.error}`);
+      const model = args.engine === 'real' ? undefined : await loadModel(args.model);
+      this.live = await LiveSession.start(host, source, args.call, { engine: args.engine, ...(model ? { model } : {}), file: program });
+      this.launch = args;
+      this.program = program;
+      this.source = source;
+      this.codeLines = new Set(lines.lines);
+      // Breakpoints are set after this event, when the program (and its lines) is known.
+      return () => this.sendEvent(new InitializedEvent());
+    });
+  }
+
+  protected override configurationDoneRequest(response: DebugProtocol.ConfigurationDoneResponse): void {
+    this.run(response, async () => {
+      const live = this.session();
+      if (this.started) return;
+      this.started = true;
+      if (this.launch?.stopOnEntry) return () => this.report('entry');
+      const reason = await this.move(live, { kind: 'continue' });
+      return () => this.report(reason);
+    });
+  }
+
+  protected override disconnectRequest(response: DebugProtocol.DisconnectResponse, args: DebugProtocol.DisconnectArguments): void {
+    this.queue = this.queue.then(() => super.disconnectRequest(response, args));
+  }
+
+  // ---- breakpoints ----
+
+  protected override setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): void {
+    this.run(response, async () => {
+      const live = this.session();
+      const given: DebugProtocol.SourceBreakpoint[] = args.breakpoints ?? (args.lines ?? []).map((line) => ({ line }));
+      const requested = given.map((b) => {
+        const bp: RequestedBreakpoint = { line: this.convertClientLineToDebugger(b.line) };
+        if (b.condition) bp.condition = b.condition;
+        if (b.hitCondition) bp.hitCondition = b.hitCondition;
+        return bp;
+      });
+      const path = args.source.path ? resolve(args.source.path) : undefined;
+      let checked: CheckedBreakpoint[];
+      if (path !== this.program) {
+        checked = requested.map((b) => ({ id: this.nextBreakpointId++, line: b.line, verified: false, message: `ndb debugs only the launched program (${this.program})` }));
+      } else {
+        const host = await this.host!;
+        checked = await checkBreakpoints(requested, {
+          codeLines: this.codeLines,
+          expressionError: (expr) => host.expressionError(expr),
+          nextId: () => this.nextBreakpointId++,
+        });
+        const conditions = new Map<number, BreakCondition>();
+        for (const b of checked) if (b.verified && b.spec) conditions.set(b.line, b.spec);
+        await live.setBreakpoints(
+          checked.filter((b) => b.verified).map((b) => b.line),
+          conditions,
+        );
+        this.breakpoints = checked;
+      }
+      response.body = {
+        breakpoints: checked.map((b) => {
+          const out: DebugProtocol.Breakpoint = { id: b.id, verified: b.verified, line: this.convertDebuggerLineToClient(b.line), source: args.source };
+          if (b.message) out.message = b.message;
+          return out;
+        }),
+      };
+    });
+  }
+
+  // ---- moving ----
+
+  protected override nextRequest(response: DebugProtocol.NextResponse): void {
+    this.step(response, { kind: 'step_over' });
+  }
+
+  protected override stepInRequest(response: DebugProtocol.StepInResponse): void {
+    this.step(response, { kind: 'step_into' });
+  }
+
+  protected override stepOutRequest(response: DebugProtocol.StepOutResponse): void {
+    this.step(response, { kind: 'step_return' });
+  }
+
+  protected override continueRequest(response: DebugProtocol.ContinueResponse): void {
+    response.body = { allThreadsContinued: true };
+    this.step(response, { kind: 'continue' });
+  }
+
+  /** Step back: the previous event (the app's "Step back"). */
+  protected override stepBackRequest(response: DebugProtocol.StepBackResponse): void {
+    this.step(response, { kind: 'inv_step_into' });
+  }
+
+  /** Back to the previous breakpoint hit, or to the start. */
+  protected override reverseContinueRequest(response: DebugProtocol.ReverseContinueResponse): void {
+    this.run(response, async () => {
+      const live = this.running();
+      if (live.engine === 'neural') throw new RequestError('reverse continue needs the recording: use engine "real" or "both"');
+      const hit = live.real.navigator.previousBreakHit();
+      live.jump(hit ?? (live.recording.events.length > 0 ? 0 : -1));
+      return () => this.report(hit === null ? 'entry' : 'breakpoint');
+    });
+  }
+
+  /** Back to the call of a frame: its arguments (the app's "Back to call"). For the current
+   * frame this is inv_step_call, which the model predicts too. */
+  protected override restartFrameRequest(response: DebugProtocol.RestartFrameResponse, args: DebugProtocol.RestartFrameArguments): void {
+    this.run(response, async () => {
+      const live = this.running();
+      const frames = this.frames(live);
+      const target = frames.find((f) => f.id === args.frameId);
+      if (!target) throw new RequestError(`there is no frame ${args.frameId} at this stop`);
+      if (target === frames[0]) await live.act({ kind: 'inv_step_call' });
+      else {
+        let pos = target.event;
+        const events = live.recording.events;
+        while (pos > 0 && !(events[pos]!.frame === events[target.event]!.frame && events[pos]!.event === 'call')) pos--;
+        live.jump(pos);
+      }
+      return () => this.report('restart');
+    });
+  }
+
+  private step(response: DebugProtocol.Response, action: Action): void {
+    this.run(response, async () => {
+      const reason = await this.move(this.running(), action);
+      return () => this.report(reason);
+    });
+  }
+
+  /** Moves by a debugger action; the reason is 'breakpoint' when a breakpoint made the stop. */
+  private async move(live: LiveSession, action: Action): Promise<StopReason> {
+    let naturalStop: number | null = null;
+    if (live.engine !== 'neural' && action.kind !== 'continue') {
+      // Where the step would end without breakpoints tells a step from a breakpoint stop.
+      const probe = live.real.fork();
+      probe.navigator.breakpoints.clear();
+      naturalStop = probe.apply(action);
+    }
+    await live.act(action);
+    if (live.engine === 'neural') return 'step';
+    const pos = live.position;
+    const byBreakpoint = live.real.navigator.breaksAt(pos) && (action.kind === 'continue' || naturalStop !== pos);
+    return byBreakpoint ? 'breakpoint' : 'step';
+  }
+
+  /** After a move: a stop, or the end of the program. */
+  private report(reason: StopReason): void {
+    const live = this.live;
+    if (!live) return;
+    this.vars.reset();
+    const shown = this.shownPrediction();
+    if (shown && !('unparseable' in shown) && shown.event === 'exit') {
+      this.sendEvent(new OutputEvent(`The model predicts that the program ends here (${shown.status}).\n`, 'console'));
+      this.end(0);
+      return;
+    }
+    if (shown && 'unparseable' in shown) this.sendEvent(new OutputEvent(`The model's prediction could not be read: ${shown.unparseable}\n`, 'stderr'));
+    const state = live.state;
+    if (live.engine !== 'neural') this.flushOutput(state.event === 'entry' ? '' : state.stdout);
+    if (state.event === 'exit' && live.engine !== 'neural') {
+      if (state.status !== 'normal') this.sendEvent(new OutputEvent(`${state.message ?? state.status}\n`, 'stderr'));
+      this.end(state.status === 'normal' ? 0 : 1);
+      return;
+    }
+    const event = new StoppedEvent(reason, THREAD_ID) as DebugProtocol.StoppedEvent;
+    if (reason === 'breakpoint') {
+      const line = state.event === 'exit' || state.event === 'entry' ? -1 : state.line;
+      event.body.hitBreakpointIds = this.breakpoints.filter((b) => b.verified && b.line === line).map((b) => b.id);
+    }
+    if (reason === 'entry') event.body.description = 'Stopped at the call of the entry function';
+    this.sendEvent(event);
+  }
+
+  private end(exitCode: number): void {
+    this.ended = true;
+    this.sendEvent(new ExitedEvent(exitCode));
+    this.sendEvent(new TerminatedEvent());
+  }
+
+  /** Sends what the program printed up to this stop and was not sent yet. A what-if run can
+   * print something else: then the new run's output is sent from where the two differ. */
+  private flushOutput(stdout: string): void {
+    if (stdout.startsWith(this.printed)) {
+      if (stdout.length > this.printed.length) this.sendEvent(new OutputEvent(stdout.slice(this.printed.length), 'stdout'));
+      this.printed = stdout;
+      return;
+    }
+    if (this.printed.startsWith(stdout)) return; // stepped back: it was printed already
+    let common = 0;
+    while (common < stdout.length && stdout[common] === this.printed[common]) common++;
+    this.sendEvent(new OutputEvent('[the edited run prints from here on:]\n', 'console'));
+    this.sendEvent(new OutputEvent(stdout.slice(common), 'stdout'));
+    this.printed = stdout;
+  }
+
+  /** `engine: neural` shows the model's stop; null when the stop shown is the real one. */
+  private shownPrediction(): ParseResult | null {
+    const live = this.live;
+    if (!live || live.engine !== 'neural') return null;
+    return live.prediction?.predicted ?? null;
+  }
+
+  // ---- what is shown at a stop ----
+
+  protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
+    response.body = { threads: [{ id: THREAD_ID, name: 'main' }] };
+    this.sendResponse(response);
+  }
+
+  private frames(live: LiveSession): FrameView[] {
+    const shown = this.shownPrediction();
+    if (shown) {
+      const line = 'unparseable' in shown || shown.event === 'exit' || shown.event === 'entry' ? 1 : shown.line;
+      return [{ id: 1, name: `${functionAtLine(this.source, line)} (predicted)`, line, event: -1, depth: 0 }];
+    }
+    const frames = framesAt(live.recording, live.position);
+    if (frames.length === 0 && live.position < 0) {
+      // Before the first event (stepped back past the start): a frame to stand on.
+      const first = live.recording.events[0];
+      return [{ id: 1, name: '(before the program starts)', line: first ? Math.max(1, first.line) : 1, event: -1, depth: 0 }];
+    }
+    return frames;
+  }
+
+  protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse, args: DebugProtocol.StackTraceArguments): void {
+    this.run(response, async () => {
+      const live = this.session();
+      const frames = this.ended ? [] : this.frames(live);
+      const start = args.startFrame ?? 0;
+      const end = args.levels ? start + args.levels : frames.length;
+      const source: DebugProtocol.Source = { name: basename(this.program), path: this.program };
+      response.body = {
+        stackFrames: frames.slice(start, end).map((f) => ({
+          id: f.id,
+          name: f.name,
+          source,
+          line: this.convertDebuggerLineToClient(Math.max(1, f.line)),
+          column: this.convertDebuggerColumnToClient(1),
+          canRestart: f.event >= 0 || live.engine === 'neural',
+        })),
+        totalFrames: frames.length,
+      };
+    });
+  }
+
+  protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
+    this.run(response, async () => {
+      const live = this.session();
+      const frames = this.ended ? [] : this.frames(live);
+      const frame = frames.find((f) => f.id === args.frameId);
+      if (!frame) throw new RequestError(`there is no frame ${args.frameId} at this stop`);
+      const scopes: DebugProtocol.Scope[] = [];
+      if (this.shownPrediction()) scopes.push({ name: 'Locals (predicted)', variablesReference: this.vars.ref({ kind: 'model' }), expensive: false, presentationHint: 'locals' });
+      else if (frame.event >= 0) scopes.push({ name: 'Locals', variablesReference: this.vars.ref({ kind: 'locals', event: frame.event, top: frame === frames[0] }), expensive: false, presentationHint: 'locals' });
+      if (live.engine === 'both' && frame === frames[0]) scopes.push({ name: 'Predicted', variablesReference: this.vars.ref({ kind: 'predicted' }), expensive: false });
+      response.body = { scopes };
+    });
+  }
+
+  protected override variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): void {
+    this.run(response, async () => {
+      const live = this.session();
+      const node = this.vars.get(args.variablesReference);
+      if (!node) throw new RequestError('these variables belong to an earlier stop');
+      let variables: DebugProtocol.Variable[];
+      switch (node.kind) {
+        case 'locals':
+          variables = localsRows(live.recording, node.event, node.top).map((r) => this.vars.variable(r, true, r.name.startsWith('(') ? undefined : r.name));
+          break;
+        case 'model': {
+          const p = this.shownPrediction();
+          variables = p ? modelRows(p).map((r) => this.vars.variable(r)) : [];
+          break;
+        }
+        case 'predicted': {
+          const step = live.prediction;
+          const rows = step
+            ? predictedRows(live.state, step.predicted, step.comparison)
+            : [{ name: '(not predicted)', value: 'the model predicts the stop after each step; this stop was given (the start, an edit or a jump)' }];
+          variables = rows.map((r) => this.vars.variable(r, false));
+          break;
+        }
+        case 'repr':
+          variables = this.vars.children(node);
+          break;
+      }
+      response.body = { variables };
+    });
+  }
+
+  /** What-if: the program runs again with the assignment made at this stop, as in the app. */
+  protected override setVariableRequest(response: DebugProtocol.SetVariableResponse, args: DebugProtocol.SetVariableArguments): void {
+    this.run(response, async () => {
+      const live = this.running();
+      if (live.engine === 'neural') throw new RequestError('what-if edits run the real program: use engine "real" or "both"');
+      const node = this.vars.get(args.variablesReference);
+      if (!node || node.kind !== 'locals' || !node.top || node.event !== live.position) {
+        throw new RequestError('only a local of the current frame can be set (the what-if edit is made at this stop)');
+      }
+      await live.edit(args.name, args.value);
+      const value = live.recording.events[live.position]?.locals[args.name] ?? args.value;
+      const v = this.vars.variable({ name: args.name, value });
+      response.body = { value, variablesReference: v.variablesReference };
+      return () => {
+        if (this.invalidatedEvents) this.sendEvent(new InvalidatedEvent(['variables'], THREAD_ID));
+      };
+    });
+  }
+
+  /** Watch, hover and the debug console: a local's repr, or the expression evaluated in the
+   * frame (the program runs again with it as a watch expression). */
+  protected override evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): void {
+    this.run(response, async () => {
+      const live = this.session();
+      if (this.ended) throw new RequestError('the program has ended');
+      const shown = this.shownPrediction();
+      let result: { value: string } | { error: string } | { unknown: string };
+      if (shown) {
+        const locals = 'unparseable' in shown || shown.event === 'exit' || shown.event === 'entry' ? {} : (shown.locals ?? {});
+        result = await (await this.host!).evaluateOnLocals(args.expression, locals);
+      } else {
+        const frames = this.frames(live);
+        const frame = args.frameId === undefined ? frames[0] : frames.find((f) => f.id === args.frameId);
+        if (!frame || frame.event < 0) throw new RequestError('there is no frame to evaluate in at this stop');
+        result = await live.evaluate(args.expression, frame.event);
+      }
+      if ('error' in result) throw new RequestError(result.error);
+      if ('unknown' in result) throw new RequestError(`the model's locals do not determine it: ${result.unknown}`);
+      const v = this.vars.variable({ name: args.expression, value: result.value }, true, shown ? undefined : args.expression);
+      response.body = { result: result.value, variablesReference: v.variablesReference };
+    });
+  }
+}
+
+async function loadModel(dir: string | undefined): Promise<LiveModel> {
+  const neural = await import('../cli/neural');
+  const { loadNodeModel } = await import('../neuralEngine/nodeModel');
+  let folder: string;
+  try {
+    folder = dir ?? neural.defaultModelDir();
+  } catch (err) {
+    throw new RequestError(`no model: ${describe(err)}`);
+  }
+  try {
+    const model = await loadNodeModel(folder, 'fp32');
+    const maxPositions = neural.maxPositions(model);
+    return maxPositions === undefined ? { predictor: model.predictor } : { predictor: model.predictor, maxPositions };
+  } catch (err) {
+    throw new RequestError(`the model could not be loaded: ${describe(err)}`);
+  }
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,45 @@
+// The `launch` request's arguments (the launch.json of the debug type `ndb`), checked.
+
+import { ENGINES, type EngineName } from '../cli/liveSession';
+
+export interface NdbLaunchArgs {
+  /** Path of the `.py` file. */
+  program: string;
+  /** The entry call, e.g. `f([3, 1, 2])`; empty: run the module. */
+  call: string;
+  engine: EngineName;
+  stopOnEntry: boolean;
+  /** A model folder; default: the one the app ships. */
+  model?: string;
+}
+
+export class LaunchArgsError extends Error {}
+
+/** Reads the client's arguments, or throws LaunchArgsError naming what is wrong. */
+export function parseLaunchArgs(raw: unknown): NdbLaunchArgs {
+  const a = (raw ?? {}) as Record<string, unknown>;
+  if (typeof a.program !== 'string' || a.program.trim() === '') {
+    throw new LaunchArgsError('launch needs "program": the path of a .py file');
+  }
+  if (a.call !== undefined && a.call !== null && typeof a.call !== 'string') {
+    throw new LaunchArgsError('"call" must be a string, e.g. "f([3, 1, 2])" (empty: run the module)');
+  }
+  const engine = a.engine ?? 'real';
+  if (typeof engine !== 'string' || !(ENGINES as readonly string[]).includes(engine)) {
+    throw new LaunchArgsError(`"engine" must be one of ${ENGINES.join(', ')}, not ${JSON.stringify(engine)}`);
+  }
+  if (a.stopOnEntry !== undefined && typeof a.stopOnEntry !== 'boolean') {
+    throw new LaunchArgsError('"stopOnEntry" must be true or false');
+  }
+  if (a.model !== undefined && a.model !== null && typeof a.model !== 'string') {
+    throw new LaunchArgsError('"model" must be the path of a model folder');
+  }
+  const args: NdbLaunchArgs = {
+    program: a.program,
+    call: typeof a.call === 'string' ? a.call.trim() : '',
+    engine: engine as EngineName,
+    stopOnEntry: a.stopOnEntry === true,
+  };
+  if (typeof a.model === 'string' && a.model.trim() !== '') args.model = a.model;
+  return args;
+}

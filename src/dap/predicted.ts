@@ -1,0 +1,52 @@
+// The "Predicted" scope of `engine: both`: the model's state for this stop, field by field, each
+// marked ✓ or ✗ against the real state.
+
+import type { StateComparison } from '../core/compare';
+import { capValue, type ParseResult } from '../core/format';
+import type { DebugState } from '../core/state';
+
+export const OK = '✓';
+export const WRONG = '✗';
+
+export interface Row {
+  name: string;
+  value: string;
+}
+
+function mark(ok: boolean | undefined, text: string, real?: string): string {
+  if (ok) return `${text} ${OK}`;
+  return real === undefined ? `${text} ${WRONG}` : `${text} ${WRONG} (real: ${real})`;
+}
+
+function realEvent(real: DebugState): string {
+  return real.event === 'exit' ? `exit (${real.status})` : real.event;
+}
+
+export function predictedRows(real: DebugState, predicted: ParseResult, comparison: StateComparison): Row[] {
+  const rows: Row[] = [{ name: 'match', value: comparison.match ? `${OK} the whole state` : `${WRONG} see the fields below` }];
+  if ('unparseable' in predicted) {
+    rows.push({ name: 'unreadable', value: `${WRONG} the model's output is no state: ${predicted.unparseable}` });
+    return rows;
+  }
+  const event = predicted.event === 'exit' ? `exit (${predicted.status})` : predicted.event;
+  rows.push({ name: 'event', value: mark(comparison.fields.event ?? predicted.event === real.event, event, comparison.fields.event ? undefined : realEvent(real)) });
+  if (predicted.event === 'exit' || predicted.event === 'entry') return rows;
+  const realLine = real.event === 'exit' || real.event === 'entry' ? undefined : real.line;
+  rows.push({ name: 'line', value: mark(predicted.line === realLine, String(predicted.line), realLine === undefined ? undefined : String(realLine)) });
+  if (predicted.value !== undefined) {
+    const realValue = real.event === 'return' || real.event === 'exception' ? real.value : undefined;
+    const ok = realValue !== undefined && capValue(realValue) === predicted.value;
+    rows.push({ name: predicted.event === 'exception' || predicted.raising ? '(exception)' : '(return)', value: mark(ok, predicted.value, ok ? undefined : (realValue ?? 'none')) });
+  }
+  if (!predicted.locals) return rows;
+  const realLocals = real.event === 'exit' || real.event === 'entry' ? {} : real.locals;
+  for (const [name, value] of Object.entries(predicted.locals)) {
+    const r = realLocals[name];
+    const ok = r !== undefined && capValue(r) === value;
+    rows.push({ name, value: mark(ok, value, ok ? undefined : (r ?? 'not a local')) });
+  }
+  for (const [name, value] of Object.entries(realLocals)) {
+    if (!(name in predicted.locals)) rows.push({ name, value: `(not predicted) ${WRONG} (real: ${value})` });
+  }
+  return rows;
+}
