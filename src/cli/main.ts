@@ -21,6 +21,7 @@ Usage:
   ndb eval variants FILE.jsonl [--model DIR] [--dtype fp32,int8,q4] [--limit N]
   ndb format --trace TRACE.jsonl --actions a1,a2,…
   ndb dap                                   (a Debug Adapter Protocol server on stdio)
+  ndb mcp [--model DIR] [--dtype D]         (an MCP server on stdio: tools for agents)
   ndb bench [--model DIR] [--dtype D] [--programs N] [--max-new-tokens N] [--runs N] [--json]
 
 Engines: real (Pyodide), neural (the model goes on from its own predictions),
@@ -50,6 +51,16 @@ export async function main(argv: string[], out: Out = (l) => process.stdout.writ
         checkKnown(parseArgs(rest, []), []);
         const { runDapServer } = await import('../dap/server');
         return await runDapServer();
+      }
+      case 'mcp': {
+        const args = parseArgs(rest, []);
+        checkKnown(args, ['model', 'dtype']);
+        if (args.positionals.length > 0) throw new UsageError('mcp takes no FILE');
+        const dtype = stringOption(args, 'dtype') ?? 'fp32';
+        if (!['fp32', 'int8', 'q8', 'q4', 'fp16'].includes(dtype)) throw new UsageError('--dtype must be one of fp32, int8, q8, q4, fp16');
+        const { runMcpServer } = await import('../mcp/server');
+        const model = stringOption(args, 'model');
+        return await runMcpServer({ ...(model === undefined ? {} : { model }), dtype: dtype as 'fp32' });
       }
       case 'format': {
         const { formatCommand } = await import('./format');

@@ -11,7 +11,8 @@ import type { Action } from '../core/actions';
 import type { BreakCondition } from '../core/navigator';
 import type { ParseResult } from '../core/format';
 import { EditError } from '../core/whatIf';
-import { LiveSession, SessionError, type LiveModel } from '../cli/liveSession';
+import { loadLiveModel, ModelUnavailable } from '../cli/liveModel';
+import { LiveSession, SessionError } from '../cli/liveSession';
 import { ProgramError } from '../cli/session';
 import { logLine } from '../cli/stdio';
 import { loadPythonHost, type PythonHost } from '../realEngine/pythonHost';
@@ -27,7 +28,7 @@ const THREAD_ID = 1;
 class RequestError extends Error {}
 
 /** Errors whose message is meant for the user as it is; anything else is also logged. */
-const EXPECTED_ERRORS = [RequestError, LaunchArgsError, ProgramError, SessionError, EditError];
+const EXPECTED_ERRORS = [RequestError, LaunchArgsError, ProgramError, SessionError, EditError, ModelUnavailable];
 
 type Work = () => Promise<(() => void) | void>;
 
@@ -127,7 +128,7 @@ export class NdbDebugAdapter extends DebugSession {
       const host = await (this.host ??= loadPythonHost());
       const lines = await host.codeLines(source);
       if ('error' in lines) throw new ProgramError(`${program}:${lines.line}: ${lines.error}`);
-      const model = args.engine === 'real' ? undefined : await loadModel(args.model);
+      const model = args.engine === 'real' ? undefined : await loadLiveModel(args.model);
       this.live = await LiveSession.start(host, source, args.call, { engine: args.engine, ...(model ? { model } : {}), file: program });
       this.launch = args;
       this.program = program;
@@ -457,24 +458,6 @@ export class NdbDebugAdapter extends DebugSession {
       const v = this.vars.variable({ name: args.expression, value: result.value }, true, shown ? undefined : args.expression);
       response.body = { result: result.value, variablesReference: v.variablesReference };
     });
-  }
-}
-
-async function loadModel(dir: string | undefined): Promise<LiveModel> {
-  const neural = await import('../cli/neural');
-  const { loadNodeModel } = await import('../neuralEngine/nodeModel');
-  let folder: string;
-  try {
-    folder = dir ?? neural.defaultModelDir();
-  } catch (err) {
-    throw new RequestError(`no model: ${describe(err)}`);
-  }
-  try {
-    const model = await loadNodeModel(folder, 'fp32');
-    const maxPositions = neural.maxPositions(model);
-    return maxPositions === undefined ? { predictor: model.predictor } : { predictor: model.predictor, maxPositions };
-  } catch (err) {
-    throw new RequestError(`the model could not be loaded: ${describe(err)}`);
   }
 }
 

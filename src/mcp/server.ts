@@ -1,0 +1,41 @@
+// `ndb mcp`: the debugger as tools for agents, over MCP on stdin/stdout. Logs go to stderr;
+// stdout carries the protocol only.
+
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { loadLiveModel } from '../cli/liveModel';
+import { claimStdout, logLine } from '../cli/stdio';
+import type { ModelDtype } from '../neuralEngine/modelConfig';
+import { loadPythonHost } from '../realEngine/pythonHost';
+import { SessionRegistry } from './sessions';
+import { registerTools } from './tools';
+
+export interface McpOptions {
+  model?: string;
+  dtype?: ModelDtype;
+}
+
+export async function runMcpServer(options: McpOptions = {}): Promise<number> {
+  const out = claimStdout();
+  process.on('uncaughtException', (err) => logLine(`uncaught: ${err.stack ?? err.message}`));
+  process.on('unhandledRejection', (err) => logLine(`unhandled: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+  const server = new McpServer({ name: 'ndb', version: '0.1.0' }, { instructions: INSTRUCTIONS });
+  registerTools(server, {
+    host: loadPythonHost,
+    model: () => loadLiveModel(options.model, options.dtype),
+    registry: new SessionRegistry(),
+  });
+  // Pyodide takes seconds to load: start now, while the client initializes.
+  loadPythonHost().catch((err: unknown) => logLine(`the Python engine could not be loaded: ${err instanceof Error ? err.message : String(err)}`));
+  const closed = new Promise<number>((resolve) => {
+    server.server.onclose = () => resolve(0);
+  });
+  await server.connect(new StdioServerTransport(process.stdin, out));
+  return closed;
+}
+
+const INSTRUCTIONS =
+  'ndb records a Python program once and lets you move through the run like pdb, backwards too: ' +
+  'start_session, then step with step_into / step_over / step_return / continue / breakpoint:LINE and their inverses ' +
+  'inv_step_into / inv_step_over / inv_step_call; set:NAME=EXPR changes a local and re-runs from there. ' +
+  'predict shows what a small model thinks an action does, beside the truth; guess_inputs proposes calls that return the value at a return.';
