@@ -2,6 +2,12 @@
 (never trained on), traced, with actions drawn by the training policy.
 
     python3 -m training.make_eval_set --n 300 --out eval/trajectories.jsonl [--seed S] [--what-if]
+    python3 -m training.make_eval_set --source gallery --out eval/gallery.jsonl [--per-program K]
+
+``--source gallery`` takes the app's example programs instead (``examples/*.py`` with the entry call
+of their ``# call:`` line, the source as the app shows it: without the header lines), ``K``
+trajectories each (default 10), drawn by the same policy. The gallery is evaluation only: nothing
+in training reads ``examples/``.
 
 With ``--what-if`` every trajectory is a what-if one (training/data/what_if.py): forward actions
 to a stop, a ``set:NAME=EXPR`` item that edits a local there, then actions over the edited run.
@@ -15,6 +21,8 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
@@ -24,6 +32,37 @@ from training.data.trajectories import TrajectorySpec, sample_trajectory
 from training.data.what_if import draw_what_if
 
 MAX_EVENTS = 2000
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+@dataclass
+class GalleryProgram:
+    program_id: str
+    source: str
+    call: str
+
+
+def parse_example(program_id: str, text: str) -> GalleryProgram:
+    """The app's reading of an example file (src/ui/examples.ts, parseExample): leading
+    ``# title:`` / ``# call:`` lines are the header, the rest is the source the user sees."""
+    lines = text.split("\n")
+    call, body = "", 0
+    while body < len(lines):
+        m = re.match(r"^#\s*(title|call):\s?(.*)$", lines[body])
+        if not m:
+            break
+        if m.group(1) == "call":
+            call = m.group(2).strip()
+        body += 1
+    return GalleryProgram(program_id, "\n".join(lines[body:]), call)
+
+
+def gallery_programs(folder: Path = EXAMPLES) -> list[GalleryProgram]:
+    out = []
+    for path in sorted(folder.glob("*.py")):
+        with open(path, encoding="utf-8", newline="") as f:  # as the app bundles it: no newline translation
+            out.append(parse_example(f"gallery:{path.stem}", f.read()))
+    return out
 
 
 def held_out_programs(seed: int, n: int, stdlib_share: float) -> list:
@@ -58,15 +97,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--stdlib-share", type=float, default=0.1)
     parser.add_argument("--what-if", action="store_true", help="what-if trajectories (an edit at a stop)")
+    parser.add_argument("--source", choices=["generator", "gallery"], default="generator",
+                        help="generator: its held-out split (--n programs); gallery: examples/*.py")
+    parser.add_argument("--per-program", type=int, default=10, help="trajectories per gallery program")
     args = parser.parse_args(argv)
-    programs = held_out_programs(args.seed, args.n, args.stdlib_share)
+    if args.source == "gallery":
+        # several trajectories of each program, each with its own draw (k below is the item index)
+        programs: list[Any] = [
+            GalleryProgram(f"{p.program_id}:{j}", p.source, p.call) for p in gallery_programs() for j in range(args.per_program)
+        ]
+    else:
+        programs = held_out_programs(args.seed, args.n, args.stdlib_share)
     backend = TraceBackend(max_events=MAX_EVENTS)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     written = 0
+    recorded: dict[tuple[str, str], Any] = {}
     try:
         with open(args.out, "w") as out:
             for k, p in enumerate(programs):
-                rec, err = backend.record(p.source, p.call)
+                if (p.source, p.call) not in recorded:
+                    recorded[(p.source, p.call)] = backend.record(p.source, p.call)[0]
+                rec = recorded[(p.source, p.call)]
                 if rec is None or not rec["events"]:
                     continue
                 rng = random.Random(f"evaltraj:{args.seed}:{k}")
@@ -93,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
                 written += 1
     finally:
         backend.close()
-    print(f"{written} held-out trajectories written to {args.out}")
+    print(f"{written} {'held-out' if args.source == 'generator' else 'gallery'} trajectories written to {args.out}")
     return 0
 
 

@@ -15,7 +15,10 @@ Usage:
   ndb debug FILE [--call EXPR] --actions a1,a2,… [--breakpoints L1,L2] [--engine real] [--json]
   ndb debug --batch REQUESTS.jsonl [--engine real] --json
   ndb debug FILE [--call EXPR] --actions … --engine neural|both [--model DIR] [--dtype D] --json
-  ndb eval trajectories FILE.jsonl [--model DIR] [--dtype D] [--limit N] --json
+  ndb eval trajectories FILE.jsonl [FILE2.jsonl …] [--label NAME,…] [--model DIR] [--dtype D] [--limit N] --json
+                   (one line per file, each set reported apart: "set" is its label or file name)
+  ndb eval early-stop FILE.jsonl [--model DIR] [--dtype D] [--limit N] --json
+                   (ms per state with and without the early stop of unreadable states, interleaved)
   ndb eval cruxeval FILE.jsonl --task output|input [--action step_return|breakpoint]
                    [--limit N] [--model DIR] [--dtype D] --json
   ndb eval variants FILE.jsonl [--model DIR] [--dtype fp32,int8,q4] [--limit N]
@@ -134,16 +137,27 @@ function engineOption(args: ParsedArgs): EngineName {
 }
 
 async function evalCommand(args: ParsedArgs, out: Out): Promise<number> {
-  checkKnown(args, ['json', 'model', 'dtype', 'limit', 'task', 'action']);
+  checkKnown(args, ['json', 'model', 'dtype', 'limit', 'task', 'action', 'label']);
   const [kind, file, ...extra] = args.positionals;
-  if (!file || extra.length > 0) throw new UsageError('expected: ndb eval trajectories|cruxeval FILE');
+  if (!file || (extra.length > 0 && kind !== 'trajectories')) throw new UsageError('expected: ndb eval trajectories|cruxeval|early-stop|variants FILE');
   const limitText = stringOption(args, 'limit');
   const limit = limitText === undefined ? undefined : Number(limitText);
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new UsageError('--limit must be a positive integer');
   const neural = await import('./neural');
   if (kind === 'trajectories') {
+    const files = [file, ...extra];
+    const labels = setLabels(files, stringOption(args, 'label'));
     const model = await neural.modelFromArgs(args);
-    const report = await neural.evalTrajectories(file, model, limit);
+    for (const [i, path] of files.entries()) {
+      const report = await neural.evalTrajectories(path, model, limit);
+      out(JSON.stringify({ set: labels[i], file: path, ...report }));
+    }
+    return 0;
+  }
+  if (kind === 'early-stop') {
+    const [label] = setLabels([file], stringOption(args, 'label'));
+    const { evalEarlyStop } = await import('./earlyStop');
+    const report = await evalEarlyStop(file, await neural.modelFromArgs(args), limit, label!);
     out(JSON.stringify(report));
     return 0;
   }
@@ -158,7 +172,11 @@ async function evalCommand(args: ParsedArgs, out: Out): Promise<number> {
     const result = await neural.evalCruxeval(file, task, action, model, limit, (line) => {
       if (json) out(line);
     });
-    out(json ? JSON.stringify(result) : `CruxEval-${task === 'output' ? 'O' : 'I'} (${result.action}): ${result.passed}/${result.n} = ${(100 * result.pass_at_1).toFixed(1)}%`);
+    const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+    const trivial = Object.entries(result.baselines)
+      .map(([name, b]) => `${name.replace(/_/g, ' ')} ${pct((b as { pass_at_1: number }).pass_at_1)}`)
+      .join(', ');
+    out(json ? JSON.stringify(result) : `CruxEval-${task === 'output' ? 'O' : 'I'} (${result.action}): ${result.passed}/${result.n} = ${pct(result.pass_at_1)} (baselines: ${trivial})`);
     return 0;
   }
   if (kind === 'variants') {
@@ -169,6 +187,13 @@ async function evalCommand(args: ParsedArgs, out: Out): Promise<number> {
     return 0;
   }
   throw new UsageError(`unknown evaluation '${kind ?? ''}': trajectories, cruxeval or variants`);
+}
+
+/** A name for each evaluation set: `--label a,b` in file order, else the file name without .jsonl. */
+function setLabels(files: readonly string[], option: string | undefined): string[] {
+  const given = option === undefined ? [] : option.split(',');
+  if (option !== undefined && given.length !== files.length) throw new UsageError('--label needs one name per FILE');
+  return files.map((f, i) => given[i] ?? f.replace(/^.*\//, '').replace(/\.jsonl$/, ''));
 }
 
 interface BatchRequest {

@@ -17,6 +17,9 @@ import { loadNodeModel, type LoadedModel } from '../neuralEngine/nodeModel';
 import { loadNodeEngine, readRepoFile, REPO_ROOT } from '../realEngine/node';
 import { installModule, type RealEngine } from '../realEngine/realEngine';
 import { stringOption, UsageError, type ParsedArgs } from './args';
+import type { InputBaselines, OutputBaselines } from '../core/baselines';
+import { cruxBaselines, returnsOutput, type CruxItem, type CruxValueHelpers } from './cruxBaselines';
+import { quantile } from '../core/quantile';
 import { Progress } from './progress';
 import { applyEdit, ProgramError } from './session';
 
@@ -70,7 +73,7 @@ export async function neuralDebugStates(
   return states;
 }
 
-interface EvalItem {
+export interface EvalItem {
   id?: unknown;
   source: string;
   call: string;
@@ -88,12 +91,16 @@ export async function evalTrajectories(
   path: string,
   model: LoadedModel,
   limit: number | undefined,
-): Promise<ReturnType<EvalStats['report']> & { items: number; edits_refused: number; ms_per_state: number }> {
+): Promise<
+  ReturnType<EvalStats['report']> & { items: number; edits_refused: number; ms_per_state: number; ms_per_state_median: number; ms_per_state_p95: number; stopped_early: number }
+> {
   const items = readJsonl<EvalItem>(path).slice(0, limit);
   const engine = await loadNodeEngine();
   const stats = new EvalStats();
   const progress = new Progress(items.length, 'eval');
   let ms = 0;
+  const msPerState: number[] = [];
+  let stoppedEarly = 0;
   let refused = 0;
   for (const [i, item] of items.entries()) {
     const options = { maxEvents: item.max_events ?? 2000, timeLimit: 5 };
@@ -120,6 +127,8 @@ export async function evalTrajectories(
       }
       const prediction = await session.predict(step);
       ms += prediction.ms;
+      msPerState.push(prediction.ms);
+      if (prediction.stoppedBy === 'invalid') stoppedEarly++;
       real.apply(step);
       stats.add(step, compareStates(real.state, prediction.state), edited);
       session.acceptReal(step, real.position);
@@ -127,26 +136,28 @@ export async function evalTrajectories(
     progress.update(i + 1);
   }
   const report = stats.report();
-  return { ...report, items: items.length, edits_refused: refused, ms_per_state: report.n ? ms / report.n : 0 };
+  const sorted = msPerState.sort((a, b) => a - b);
+  return {
+    ...report,
+    items: items.length,
+    edits_refused: refused,
+    ms_per_state: report.n ? ms / report.n : 0,
+    ms_per_state_median: quantile(sorted, 0.5),
+    ms_per_state_p95: quantile(sorted, 0.95),
+    stopped_early: stoppedEarly,
+  };
 }
 
-interface CruxItem {
-  id: string;
-  code: string;
-  input: string;
-  output: string;
-}
-
-interface ValueHelpers {
-  same_value(a: string, b: string): boolean;
+interface ValueHelpers extends CruxValueHelpers {
   call_arguments(values: string[]): string | null;
 }
 
-function valueHelpers(engine: RealEngine): ValueHelpers {
+export function valueHelpers(engine: RealEngine): ValueHelpers {
   installModule(engine.pyodide, 'ndb_values', readRepoFile('src/realEngine/values.py'));
   const mod = engine.pyodide.pyimport('ndb_values') as unknown as ValueHelpers & { call_arguments(v: unknown): string | null };
   return {
     same_value: (a, b) => Boolean(mod.same_value(a, b)),
+    first_argument: (input) => (mod.first_argument(input) as string | null | undefined) ?? null,
     call_arguments: (values) => {
       const list = engine.pyodide.toPy(values);
       try {
@@ -164,6 +175,8 @@ export interface CruxResult {
   n: number;
   passed: number;
   pass_at_1: number;
+  /** Trivial answers scored on the same items (src/core/baselines.ts). */
+  baselines: OutputBaselines | InputBaselines;
 }
 
 /** CruxEval posed as in the paper (docs/architecture.md#evaluation): output from the call of f (step_return, or a
@@ -210,10 +223,7 @@ export async function evalCruxeval(
         if (!('unparseable' in s) && s.event === 'call' && s.locals) {
           const args = values.call_arguments(Object.values(s.locals));
           predicted = args;
-          if (args !== null) {
-            const check = engine.record(item.code, `f(${args})`, { maxEvents: 20_000, timeLimit: 5 });
-            ok = check.exit.status === 'normal' && check.exit.value !== undefined && values.same_value(check.exit.value, item.output);
-          }
+          if (args !== null) ok = returnsOutput(engine, values, item, args);
         }
       }
     }
@@ -221,10 +231,18 @@ export async function evalCruxeval(
     onItem(JSON.stringify({ id: item.id, passed: ok, predicted }));
     progress.update(i + 1, `pass@1 ${(passed / (i + 1)).toFixed(3)}`);
   }
-  return { task, action: task === 'input' ? 'inv_step_call' : actionName, n: items.length, passed, pass_at_1: items.length ? passed / items.length : 0 };
+  const baselines = cruxBaselines(items, task, engine, values);
+  return {
+    task,
+    action: task === 'input' ? 'inv_step_call' : actionName,
+    n: items.length,
+    passed,
+    pass_at_1: items.length ? passed / items.length : 0,
+    baselines,
+  };
 }
 
-function readJsonl<T>(path: string): T[] {
+export function readJsonl<T>(path: string): T[] {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

@@ -29,7 +29,7 @@ export interface PredictionResult {
   ms: number;
   decodeMs: number;
   decodeSteps: number;
-  stoppedBy: 'stop' | 'length' | 'callback';
+  stoppedBy: 'stop' | 'length' | 'invalid';
 }
 
 export type ModelRequest =

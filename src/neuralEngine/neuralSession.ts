@@ -15,6 +15,7 @@ import {
   TOKENS,
   type ParseResult,
 } from '../core/format';
+import { sourceNames, stateLimits } from '../core/stateGuard';
 import type { Position, Recording } from '../core/trace';
 import type { CompleteOptions, Completion, StatePredictor } from './predictor';
 
@@ -28,11 +29,20 @@ function localsOf(state: ParseResult): Record<string, string> | null {
   return state.locals ?? null;
 }
 
+export interface NeuralSessionOptions {
+  /** Stop a prediction as soon as its text can no longer become a state (default true); off only
+   * to measure what that saves. */
+  earlyStop?: boolean;
+}
+
 export class NeuralSession {
   private text: string;
   private previousLocals: Record<string, string> | null;
   private previousPosition: Position | null;
   private readonly lines: string[];
+  /** The program's names: what bounds the locals of any state it can have. */
+  private names: Set<string>;
+  private readonly earlyStop: boolean;
   /** Where the newest state starts in `text`, the action that led to it and the position before
    * it: what a what-if edit needs to write that state again. */
   private last: { start: number; action: Action | null; before: Position | null };
@@ -43,8 +53,11 @@ export class NeuralSession {
     private recording: Recording,
     start: Position,
     private breakpoints: readonly number[] = [],
+    options: NeuralSessionOptions = {},
   ) {
     this.lines = sourceLines(recording.source);
+    this.names = sourceNames(recording.source);
+    this.earlyStop = options.earlyStop ?? true;
     const first = formatStateAt(recording, start);
     const context = renderContext(recording.source);
     this.text = context + renderState(this.lines, first);
@@ -71,8 +84,11 @@ export class NeuralSession {
    * temperature the state is sampled: call it k times for k candidates. */
   async predict(action: Action, options: CompleteOptions = {}): Promise<Prediction> {
     const prompt = this.promptFor(action);
-    const completion = await this.predictor.complete(prompt, options);
-    return { ...completion, action, state: parseState(completion.text, this.previousLocals) };
+    const guard = this.earlyStop ? stateLimits(this.names, this.previousLocals) : null;
+    const completion = await this.predictor.complete(prompt, { ...options, guard });
+    const state: ParseResult =
+      completion.refused !== undefined ? { unparseable: `stopped early: ${completion.refused}` } : parseState(completion.text, this.previousLocals);
+    return { ...completion, action, state };
   }
 
   /** Compare use: the real state at `position` becomes the history. */
@@ -87,6 +103,7 @@ export class NeuralSession {
    * states come from `recording`. */
   acceptEdit(recording: Recording, position: Position): void {
     this.recording = recording;
+    this.names = sourceNames(recording.source);
     this.text = this.text.slice(0, this.last.start);
     this.writeRealState(position);
   }

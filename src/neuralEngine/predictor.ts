@@ -1,7 +1,9 @@
 // Turns a prompt in the model's text format into the next state's text: tokenize, greedy-decode
-// with the cached decoder, stop at a state terminator.
+// with the cached decoder, stop at a state terminator, or as soon as the text can no longer become
+// a state (src/core/stateGuard.ts).
 
 import { STATE_TERMINATORS } from '../core/format';
+import { StatePrefixChecker, type StateLimits } from '../core/stateGuard';
 import type { CausalLM } from './causalLm';
 
 export interface TextTokenizer {
@@ -23,13 +25,40 @@ export interface Completion {
   prefillMs: number;
   decodeMs: number;
   decodeSteps: number;
-  stoppedBy: 'stop' | 'length' | 'callback';
+  /** `stop`: a terminator; `length`: the token cap; `invalid`: the text could no longer become a
+   * state (see `refused`). */
+  stoppedBy: 'stop' | 'length' | 'invalid';
+  /** Why the text was stopped as unreadable: its state must be taken as unparseable. */
+  refused?: string;
 }
 
 export interface CompleteOptions {
   /** 0 or absent: greedy; above 0: sampling (inversion is one-to-many: docs/architecture.md#glossary). */
   temperature?: number;
   random?: () => number;
+  /** Stop as soon as the text cannot become a state within these limits; absent: only the
+   * terminators and the token cap stop it. */
+  guard?: StateLimits | null;
+}
+
+const REPLACEMENT = '\uFFFD';
+
+/** Text of generated ids as they come. A character the byte-level tokenizer split over several
+ * ids decodes as U+FFFD until its last byte arrives, so such text is held back until it does. */
+export class IncrementalDecoder {
+  private readonly ids: number[] = [];
+  private done = 0;
+
+  constructor(private readonly tokenizer: TextTokenizer) {}
+
+  /** The text that the new id completes ('' while a character is still incomplete). */
+  push(id: number): string {
+    this.ids.push(id);
+    const text = this.tokenizer.decode(this.ids.slice(this.done));
+    if (text.endsWith(REPLACEMENT)) return '';
+    this.done = this.ids.length;
+    return text;
+  }
 }
 
 export const EOS_TOKEN = '<|endoftext|>';
@@ -51,10 +80,31 @@ export class StatePredictor {
   async complete(prompt: string, options: CompleteOptions = {}): Promise<Completion> {
     const started = this.now();
     const ids = this.tokenizer.encode(prompt);
-    const out = await this.lm.generate(ids, { maxNewTokens: this.maxNewTokens, stopIds: this.stopIds, ...options });
+    const { guard, ...sampling } = options;
+    const checker = guard ? new StatePrefixChecker(guard) : null;
+    const decoder = new IncrementalDecoder(this.tokenizer);
+    let refused: string | undefined;
+    let endedInText = false;
+    const onToken = (id: number): boolean => {
+      const verdict = checker!.push(decoder.push(id));
+      if (!verdict.ok) refused = verdict.reason;
+      // a terminator spelt out in plain text ends the state as parseState reads it
+      else if (verdict.ended) endedInText = true;
+      return verdict.ok && !verdict.ended;
+    };
+    const out = await this.lm.generate(ids, {
+      maxNewTokens: this.maxNewTokens,
+      stopIds: this.stopIds,
+      ...sampling,
+      ...(checker ? { onToken } : {}),
+    });
     const body = out.stoppedBy === 'stop' ? out.tokens.slice(0, -1) : out.tokens;
+    let text = this.tokenizer.decode(body);
+    if (endedInText) text = text.slice(0, Math.min(...STATE_TERMINATORS.map((t) => (text.includes(t) ? text.indexOf(t) : text.length))));
+    const stoppedBy: Completion['stoppedBy'] = refused !== undefined ? 'invalid' : out.stoppedBy === 'length' ? 'length' : 'stop';
     return {
-      text: this.tokenizer.decode(body),
+      ...(refused !== undefined ? { refused } : {}),
+      text,
       ids: out.tokens,
       newTokens: out.tokens.length,
       prefillTokens: out.prefillTokens,
@@ -63,7 +113,7 @@ export class StatePredictor {
       prefillMs: out.prefillMs,
       decodeMs: out.decodeMs,
       decodeSteps: out.decodeSteps,
-      stoppedBy: out.stoppedBy,
+      stoppedBy,
     };
   }
 }

@@ -28,6 +28,21 @@ def call_arguments(values: list[str]) -> str | None:
     return ", ".join(v.strip() for v in values)
 
 
+def first_argument(arguments: str) -> str | None:
+    """The first argument of a call's argument list as written (``[1, 2], 3`` → ``[1, 2]``; a
+    keyword argument's value if there is no positional one), or None when there is none."""
+    try:
+        call = ast.parse(f"f({arguments})", mode="eval").body
+    except SyntaxError:
+        return None
+    if not isinstance(call, ast.Call):
+        return None
+    first = call.args[0] if call.args else call.keywords[0].value if call.keywords else None
+    if first is None or isinstance(first, ast.Starred):
+        return None
+    return ast.unparse(first)
+
+
 # What a watch expression may call when it is evaluated on predicted locals: pure functions only.
 _SAFE_BUILTINS = {
     name: getattr(__builtins__, name) if not isinstance(__builtins__, dict) else __builtins__[name]

@@ -1,0 +1,467 @@
+// "Can this prefix still become a valid state?", answered as the model writes, so that a
+// prediction that has gone wrong is stopped at once instead of running on to the token cap
+// (docs/format.md §7). Pure: no Node or DOM APIs.
+//
+// The checker accepts exactly the prefixes that parseState could still read (the same tokens, the
+// same field order, the same JSON), and on top of that enforces what the format guarantees of
+// every state it writes (§4): no value, source line or message is longer than its cap, and a
+// locals object has no more entries than the program has names; names are held to the same cap
+// (or the program's longest identifier). A state beyond those bounds cannot equal any real state,
+// so stopping it loses nothing that could have been right; the golden fixtures check that no
+// prefix of a real state is ever refused.
+
+import { CUT_MARK, ELIDED_KEY, FORMAT_TOKENS, MAX_VALUE_CHARS, STATE_TERMINATORS, TOKENS } from './format';
+
+/** What a state of this program can need: derived from the code and the previous state. */
+export interface StateLimits {
+  /** The most entries a locals object can have. */
+  maxLocals: number;
+  /** The longest name a local can have, in code points: the value cap, or the program's longest
+   * identifier if that is longer. */
+  maxNameChars: number;
+  /** The previous state showed locals, so a line or exception state may elide with "..". */
+  hasPrevious: boolean;
+}
+
+/** Longest value, source line or message a state holds: the cap and its mark (docs/format.md §4). */
+export const MAX_FIELD_CHARS = MAX_VALUE_CHARS + CUT_MARK.length;
+
+/** Names a frame can have that its source does not spell: a generator expression's argument, and
+ * `input`, which older recordings show among a module's globals (fixtures/format/traces). */
+const SYNTHETIC_NAMES = ['.0', 'input'];
+/** Room for names the scan above cannot foresee: the limits must never refuse a real state. */
+const SPARE_LOCALS = 4;
+
+/** The identifiers of a program (NFKC, as Python reads them): every local is one of them. */
+export function sourceNames(source: string): Set<string> {
+  const names = new Set<string>(SYNTHETIC_NAMES);
+  for (const m of source.normalize('NFKC').matchAll(/[\p{L}\p{M}\p{N}\p{Pc}]+/gu)) {
+    if (!/^\p{N}/u.test(m[0])) names.add(m[0]);
+  }
+  return names;
+}
+
+/** The limits for the next state of a program with these names, after a state with these locals
+ * (null: the previous state showed none). */
+export function stateLimits(names: ReadonlySet<string>, previousLocals: Record<string, string> | null | undefined): StateLimits {
+  const all = new Set(names);
+  for (const k of Object.keys(previousLocals ?? {})) all.add(k);
+  // A name longer than the program's longest identifier cannot be a local, but the check only
+  // stops runaway names: a wrong name that ends is readable (and wrong), and stays so.
+  let longest = MAX_FIELD_CHARS;
+  for (const n of all) longest = Math.max(longest, codePoints(n));
+  return {
+    // every name once (new or changed, or removed as null), and the ".." entry
+    maxLocals: all.size + 1 + SPARE_LOCALS,
+    maxNameChars: longest,
+    hasPrevious: previousLocals !== null && previousLocals !== undefined,
+  };
+}
+
+/** The longest text a state within `limits` can have as the format writes it (JSON escapes of six
+ * characters per UTF-16 unit and "<||" escapes counted at their worst). A backstop for whitespace
+ * in the JSON, which JSON.parse accepts and the format never writes; the caps per field are what
+ * stop a runaway value or name early. */
+export function maxStateChars(limits: StateLimits): number {
+  const longestToken = Math.max(...FORMAT_TOKENS.map((t) => t.length));
+  const field = MAX_FIELD_CHARS * 2 * 3; // surrogate pairs, each unit escaped as "<||" at worst
+  const jsonString = (cp: number) => 2 + cp * 2 * 6;
+  const entry = jsonString(limits.maxNameChars) + 1 + jsonString(MAX_FIELD_CHARS) + 1;
+  return 5 * longestToken + 9 + 2 * field + 2 + limits.maxLocals * entry;
+}
+
+function codePoints(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // a low surrogate is the second half of a code point already counted (or, alone, counted
+    // leniently as nothing)
+    if (c < 0xdc00 || c > 0xdfff) n++;
+  }
+  return n;
+}
+
+export type GuardVerdict =
+  /** `ended`: a terminator was written; the state is complete and readable as far as checked. */
+  | { ok: true; ended: boolean }
+  | { ok: false; reason: string };
+
+type Field = 'src' | 'arg' | 'value' | 'raise' | 'message';
+
+const EVENT_FIELDS: Record<string, Field[][]> = {
+  call: [['src', 'arg']],
+  line: [['src', 'arg']],
+  exception: [['src', 'arg', 'raise']],
+  return: [['src', 'value'], ['src', 'raise']],
+};
+
+const FIELD_OF_TOKEN: Record<string, Field> = {
+  [TOKENS.srcSep]: 'src',
+  [TOKENS.argSep]: 'arg',
+  [TOKENS.valueSep]: 'value',
+  [TOKENS.raiseSep]: 'raise',
+};
+
+const EVENT_OF_TOKEN: Record<string, string> = {
+  [TOKENS.callSep]: 'call',
+  [TOKENS.invCallSep]: 'call',
+  [TOKENS.lineSep]: 'line',
+  [TOKENS.invLineSep]: 'line',
+  [TOKENS.returnSep]: 'return',
+  [TOKENS.invReturnSep]: 'return',
+  [TOKENS.exceptionSep]: 'exception',
+  [TOKENS.invExceptionSep]: 'exception',
+};
+
+const TOKEN_SET = new Set(FORMAT_TOKENS);
+const TERMINATOR_SET = new Set(STATE_TERMINATORS);
+const JSON_SPACE = new Set([' ', '\t', '\n', '\r']);
+const HEX = /^[0-9a-fA-F]$/;
+
+// Where the state is (the pieces of parseState: first token, line number, fields).
+type Phase =
+  | 'start' // nothing yet, or only the optional leading <|frame_sep|>
+  | 'closed' // an exit or entry that takes nothing more
+  | 'exit' // <|exit_exception|> or <|exit_error|>: <|raise_sep|> may follow
+  | 'message' // the exit's message
+  | 'line' // the line number's digits
+  | 'field'; // the payload of the current field
+
+// The locals object as JSON.parse reads it, with only strings or null as values.
+type JsonPhase = 'begin' | 'open' | 'colon' | 'value' | 'null' | 'string' | 'after' | 'next' | 'done';
+
+/** Feeds a state's text piece by piece and says, after each piece, whether it can still become a
+ * state that parseState reads within the limits. Once it says no, it keeps saying no. */
+export class StatePrefixChecker {
+  private phase: Phase = 'start';
+  private sawFrameSep = false;
+  private rejected: string | null = null;
+  private ended = false;
+  private length = 0;
+  private readonly maxLength: number;
+  // the token layer: a "<|name" that may still become a token
+  private pending = '';
+  // the payload layer: "<||" reads as "<|"
+  private unescape = '';
+  private event = '';
+  private fields: Field[] = [];
+  private digits = 0;
+  private fieldChars = 0;
+  // the locals object
+  private json: JsonPhase = 'begin';
+  private inKey = false;
+  private stringText = '';
+  private stringChars = 0;
+  private escape: '' | '\\' | 'u' = '';
+  private hex = '';
+  private nullRest = '';
+  private entries = 0;
+
+  constructor(private readonly limits: StateLimits) {
+    this.maxLength = maxStateChars(limits);
+  }
+
+  /** Appends text the model wrote; the verdict covers everything pushed so far. */
+  push(text: string): GuardVerdict {
+    for (const ch of text) {
+      if (this.rejected !== null || this.ended) break;
+      this.length += ch.length;
+      if (this.length > this.maxLength) this.reject(`longer than any state of this program can be (${this.maxLength} characters)`);
+      else this.raw(ch);
+    }
+    return this.verdict();
+  }
+
+  verdict(): GuardVerdict {
+    return this.rejected !== null ? { ok: false, reason: this.rejected } : { ok: true, ended: this.ended };
+  }
+
+  private reject(reason: string): void {
+    if (this.rejected === null) this.rejected = reason;
+  }
+
+  // --- token layer: format tokens are found in the raw text exactly as parseState's regex does
+
+  private raw(ch: string): void {
+    if (this.pending === '') {
+      if (ch === '<') this.pending = ch;
+      else this.text(ch);
+      return;
+    }
+    if (this.pending === '<') {
+      if (ch === '|') this.pending = '<|';
+      else {
+        this.flushPending();
+        this.raw(ch);
+      }
+      return;
+    }
+    if (this.pending.length > 2 && this.pending.endsWith('|')) {
+      // "<|name|": only ">" makes it a token
+      if (ch === '>') {
+        const token = this.pending + ch;
+        this.pending = '';
+        this.token(token);
+        return;
+      }
+    } else if (/[a-z_]/.test(ch) || (ch === '|' && this.pending.length > 2)) {
+      this.pending += ch;
+      return;
+    }
+    this.flushPending();
+    this.raw(ch);
+  }
+
+  private flushPending(): void {
+    const p = this.pending;
+    this.pending = '';
+    for (const c of p) this.text(c);
+  }
+
+  private token(token: string): void {
+    if (!TOKEN_SET.has(token)) return this.reject(`unknown token ${token}`);
+    if (TERMINATOR_SET.has(token)) return this.end();
+    this.endPayload();
+    if (this.rejected !== null) return;
+    switch (this.phase) {
+      case 'start':
+        if (token === TOKENS.frameSep && !this.sawFrameSep) {
+          this.sawFrameSep = true;
+          return;
+        }
+        if (token === TOKENS.frameSep) return this.reject('more than one state');
+        if (token === TOKENS.invExitEntry || token === TOKENS.exitNormal || token === TOKENS.exitBudget) {
+          this.phase = 'closed';
+          return;
+        }
+        if (token === TOKENS.exitException || token === TOKENS.exitError) {
+          this.phase = 'exit';
+          return;
+        }
+        if (token in EVENT_OF_TOKEN) {
+          this.event = EVENT_OF_TOKEN[token]!;
+          this.phase = 'line';
+          return;
+        }
+        return this.reject(`a state cannot start with ${token}`);
+      case 'closed':
+        return this.reject(`${token} after the end of the state`);
+      case 'exit':
+        if (token !== TOKENS.raiseSep) return this.reject('an exit is followed by <|raise_sep|> and a message only');
+        this.phase = 'message';
+        this.fieldChars = 0;
+        return;
+      case 'message':
+        return this.reject(`${token} after the exit's message`);
+      case 'line':
+        if (this.digits === 0) return this.reject('no line number');
+        this.phase = 'field';
+        return this.field(token);
+      case 'field':
+        return this.field(token);
+    }
+  }
+
+  private field(token: string): void {
+    const f = FIELD_OF_TOKEN[token];
+    const next = [...this.fields, f];
+    const fits = f !== undefined && EVENT_FIELDS[this.event]!.some((order) => next.every((x, i) => order[i] === x));
+    if (!fits) return this.reject(`${token} where a ${this.event} state has no such field`);
+    this.fields.push(f);
+    this.fieldChars = 0;
+    if (f === 'arg') {
+      this.json = 'begin';
+      this.entries = 0;
+    }
+  }
+
+  private end(): void {
+    this.endPayload();
+    if (this.rejected !== null) return;
+    const complete =
+      this.phase === 'closed' ||
+      this.phase === 'exit' ||
+      this.phase === 'message' ||
+      (this.phase === 'field' && EVENT_FIELDS[this.event]!.some((order) => order.length === this.fields.length));
+    if (!complete) return this.reject('the state ends before its fields are complete');
+    this.ended = true;
+  }
+
+  // --- payload layer
+
+  /** A token or the end closes the current payload: "<" or "<|" left over are plain text. */
+  private endPayload(): void {
+    if (this.unescape !== '') {
+      const rest = this.unescape;
+      this.unescape = '';
+      for (const c of rest) this.payloadChar(c);
+    }
+    if (this.rejected === null && this.phase === 'field' && this.fields.at(-1) === 'arg' && this.json !== 'done') {
+      this.reject('the locals are not a complete JSON object');
+    }
+  }
+
+  private text(ch: string): void {
+    switch (this.phase) {
+      case 'start':
+        return this.reject('text before the event token');
+      case 'closed':
+      case 'exit':
+        return this.reject('text after the end of the state');
+      case 'line':
+        if (!/[0-9]/.test(ch)) return this.reject('the line number is not a number');
+        if (++this.digits > 9) return this.reject('the line number has more than 9 digits');
+        return;
+      case 'message':
+      case 'field':
+        return this.unescaped(ch);
+    }
+  }
+
+  private unescaped(ch: string): void {
+    // "<||" is "<|" (left to right, as unescapePayload reads it)
+    if (this.unescape === '') {
+      if (ch === '<') this.unescape = '<';
+      else this.payloadChar(ch);
+      return;
+    }
+    if (this.unescape === '<') {
+      if (ch === '|') {
+        this.unescape = '<|';
+        return;
+      }
+      this.unescape = '';
+      this.payloadChar('<');
+      this.unescaped(ch);
+      return;
+    }
+    this.unescape = '';
+    this.payloadChar('<');
+    this.payloadChar('|');
+    if (ch !== '|') this.unescaped(ch);
+  }
+
+  private payloadChar(ch: string): void {
+    const f = this.phase === 'message' ? 'message' : this.fields.at(-1)!;
+    if (f === 'arg') return this.jsonChar(ch);
+    this.fieldChars += codePoints(ch);
+    if (this.fieldChars > MAX_FIELD_CHARS) this.reject(`the ${f === 'src' ? 'source line' : f} is longer than ${MAX_FIELD_CHARS} characters`);
+  }
+
+  // --- the locals object
+
+  private jsonChar(ch: string): void {
+    switch (this.json) {
+      case 'begin':
+        if (JSON_SPACE.has(ch)) return;
+        if (ch !== '{') return this.reject('the locals are not a JSON object');
+        this.json = 'open';
+        return;
+      case 'open':
+      case 'next':
+        if (JSON_SPACE.has(ch)) return;
+        if (ch === '}' && this.json === 'open') {
+          this.json = 'done';
+          return;
+        }
+        if (ch !== '"') return this.reject('the locals are not valid JSON');
+        if (++this.entries > this.limits.maxLocals) return this.reject(`more than ${this.limits.maxLocals} locals`);
+        return this.openString(true);
+      case 'colon':
+        if (JSON_SPACE.has(ch)) return;
+        if (ch !== ':') return this.reject('the locals are not valid JSON');
+        this.json = 'value';
+        return;
+      case 'value':
+        if (JSON_SPACE.has(ch)) return;
+        if (ch === '"') return this.openString(false);
+        if (ch === 'n') {
+          this.json = 'null';
+          this.nullRest = 'ull';
+          return;
+        }
+        return this.reject('a local whose value is not a string');
+      case 'null':
+        if (ch !== this.nullRest[0]) return this.reject('a local whose value is not a string');
+        this.nullRest = this.nullRest.slice(1);
+        if (this.nullRest === '') this.json = 'after';
+        return;
+      case 'string':
+        return this.stringChar(ch);
+      case 'after':
+        if (JSON_SPACE.has(ch)) return;
+        if (ch === ',') this.json = 'next';
+        else if (ch === '}') this.json = 'done';
+        else this.reject('the locals are not valid JSON');
+        return;
+      case 'done':
+        if (!JSON_SPACE.has(ch)) this.reject('text after the locals object');
+        return;
+    }
+  }
+
+  private openString(key: boolean): void {
+    this.json = 'string';
+    this.inKey = key;
+    this.stringText = '';
+    this.stringChars = 0;
+    this.escape = '';
+  }
+
+  private stringChar(ch: string): void {
+    if (this.escape === '\\') {
+      if (ch === 'u') {
+        this.escape = 'u';
+        this.hex = '';
+        return;
+      }
+      const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+      if (!(ch in simple)) return this.reject('the locals are not valid JSON');
+      this.escape = '';
+      return this.decoded(simple[ch]!);
+    }
+    if (this.escape === 'u') {
+      if (!HEX.test(ch)) return this.reject('the locals are not valid JSON');
+      this.hex += ch;
+      if (this.hex.length === 4) {
+        this.escape = '';
+        this.decoded(String.fromCharCode(parseInt(this.hex, 16)));
+      }
+      return;
+    }
+    if (ch === '\\') {
+      this.escape = '\\';
+      return;
+    }
+    if (ch === '"') return this.closeString();
+    if (ch.charCodeAt(0) < 0x20) return this.reject('a control character in a JSON string');
+    this.decoded(ch);
+  }
+
+  private decoded(text: string): void {
+    this.stringChars += codePoints(text);
+    if (this.inKey) {
+      this.stringText += text;
+      if (this.stringChars > this.limits.maxNameChars) this.reject(`a name longer than ${this.limits.maxNameChars} characters`);
+    } else if (this.stringChars > MAX_FIELD_CHARS) {
+      this.reject(`a value longer than ${MAX_FIELD_CHARS} characters`);
+    }
+  }
+
+  private closeString(): void {
+    if (!this.inKey) {
+      this.json = 'after';
+      return;
+    }
+    if (this.stringText === ELIDED_KEY) {
+      if (this.event === 'call') return this.reject('elided locals ("..") in a call state');
+      if (!this.limits.hasPrevious) return this.reject('elided locals ("..") but no previous locals to fill them from');
+    }
+    this.json = 'colon';
+  }
+}
+
+/** The verdict on a whole prefix at once (tests, one-off checks). */
+export function checkStatePrefix(prefix: string, limits: StateLimits): GuardVerdict {
+  return new StatePrefixChecker(limits).push(prefix);
+}
