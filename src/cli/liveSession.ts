@@ -267,7 +267,12 @@ export class LiveSession {
     return candidates;
   }
 
-  private readonly rerun = (edits: readonly Edit[]): Promise<Recording> => this.host.record(this.source, this.call, this.recordOptions(edits));
+  private readonly rerun = async (edits: readonly Edit[]): Promise<Recording> => {
+    const rec = await this.host.record(this.source, this.call, this.recordOptions(edits));
+    // A run stopped from outside (see workerHost.ts) has no events to compare with.
+    if (rec.events.length === 0 && rec.exit.status === 'timeout') throw new SessionError(rec.exit.message ?? 'the run was stopped');
+    return rec;
+  };
 
   private recordOptions(edits: readonly Edit[]): RecordOptions {
     return { ...this.limits, edits, conditions: conditionTexts(this.conditions) };

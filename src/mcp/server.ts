@@ -27,11 +27,16 @@ export async function runMcpServer(options: McpOptions = {}): Promise<number> {
   });
   // Pyodide takes seconds to load: start now, while the client initializes.
   loadPythonHost().catch((err: unknown) => logLine(`the Python engine could not be loaded: ${err instanceof Error ? err.message : String(err)}`));
-  const closed = new Promise<number>((resolve) => {
-    server.server.onclose = () => resolve(0);
-  });
   await server.connect(new StdioServerTransport(process.stdin, out));
-  return closed;
+  // The client went away (stdin closed): nothing is left to serve, and the Python thread and the
+  // model would keep the process alive.
+  await new Promise<void>((resolve) => {
+    process.stdin.once('end', resolve);
+    process.stdin.once('close', resolve);
+    server.server.onclose = () => resolve();
+  });
+  await server.close().catch(() => undefined);
+  process.exit(0);
 }
 
 const INSTRUCTIONS =

@@ -46,8 +46,21 @@ export function inProcessHost(engine: RealEngine): PythonHost {
 
 let host: Promise<PythonHost> | undefined;
 
-/** One host per process, on the CLI's Pyodide. */
+/** The host of the long-running servers, one per process: Pyodide in a worker thread, so that a
+ * run that never returns can be stopped (workerHost.ts). */
 export function loadPythonHost(): Promise<PythonHost> {
-  host ??= loadNodeEngine().then(inProcessHost);
+  host ??= (async () => {
+    const { WorkerHost } = await import('./workerHost');
+    const worker = new WorkerHost();
+    await worker.whenReady();
+    return worker;
+  })();
+  // A failed load is not kept: the next request tries again.
+  host.catch(() => (host = undefined));
   return host;
+}
+
+/** The host on this thread's Pyodide (the CLI's), for callers that need no hard stop. */
+export async function loadInProcessHost(): Promise<PythonHost> {
+  return inProcessHost(await loadNodeEngine());
 }
