@@ -19,6 +19,8 @@ import { loadPythonHost, type PythonHost } from '../realEngine/pythonHost';
 import { checkBreakpoints, type CheckedBreakpoint, type RequestedBreakpoint } from './breakpoints';
 import { framesAt, functionAtLine, type FrameView } from './frames';
 import { LaunchArgsError, parseLaunchArgs, type NdbLaunchArgs } from './launchArgs';
+import { backToCall, move, reverseContinue, type StopReason } from './moves';
+import { ProgramOutput } from './output';
 import { predictedRows } from './predicted';
 import { localsRows, modelRows, VariableStore } from './variables';
 
@@ -31,8 +33,6 @@ class RequestError extends Error {}
 const EXPECTED_ERRORS = [RequestError, LaunchArgsError, ProgramError, SessionError, EditError, ModelUnavailable];
 
 type Work = () => Promise<(() => void) | void>;
-
-type StopReason = 'entry' | 'breakpoint' | 'step' | 'restart';
 
 export class NdbDebugAdapter extends DebugSession {
   private host: Promise<PythonHost> | null = null;
@@ -47,8 +47,7 @@ export class NdbDebugAdapter extends DebugSession {
   private ended = false;
   private queue: Promise<void> = Promise.resolve();
   private readonly vars = new VariableStore();
-  /** The program's stdout already sent as output events. */
-  private printed = '';
+  private readonly output = new ProgramOutput();
   private invalidatedEvents = false;
 
   constructor() {
@@ -145,7 +144,7 @@ export class NdbDebugAdapter extends DebugSession {
       if (this.started) return;
       this.started = true;
       if (this.launch?.stopOnEntry) return () => this.report('entry');
-      const reason = await this.move(live, { kind: 'continue' });
+      const reason = await move(live, { kind: 'continue' });
       return () => this.report(reason);
     });
   }
@@ -224,52 +223,27 @@ export class NdbDebugAdapter extends DebugSession {
     this.run(response, async () => {
       const live = this.running();
       if (live.engine === 'neural') throw new RequestError('reverse continue needs the recording: use engine "real" or "both"');
-      const hit = live.real.navigator.previousBreakHit();
-      live.jump(hit ?? (live.recording.events.length > 0 ? 0 : -1));
-      return () => this.report(hit === null ? 'entry' : 'breakpoint');
+      const reason = reverseContinue(live);
+      return () => this.report(reason);
     });
   }
 
-  /** Back to the call of a frame: its arguments (the app's "Back to call"). For the current
-   * frame this is inv_step_call, which the model predicts too. */
+  /** Back to the call of a frame: its arguments (the app's "Back to call"). */
   protected override restartFrameRequest(response: DebugProtocol.RestartFrameResponse, args: DebugProtocol.RestartFrameArguments): void {
     this.run(response, async () => {
       const live = this.running();
       const frames = this.frames(live);
-      const target = frames.find((f) => f.id === args.frameId);
-      if (!target) throw new RequestError(`there is no frame ${args.frameId} at this stop`);
-      if (target === frames[0]) await live.act({ kind: 'inv_step_call' });
-      else {
-        let pos = target.event;
-        const events = live.recording.events;
-        while (pos > 0 && !(events[pos]!.frame === events[target.event]!.frame && events[pos]!.event === 'call')) pos--;
-        live.jump(pos);
-      }
-      return () => this.report('restart');
+      if (!frames.some((f) => f.id === args.frameId)) throw new RequestError(`there is no frame ${args.frameId} at this stop`);
+      const reason = await backToCall(live, frames, args.frameId);
+      return () => this.report(reason);
     });
   }
 
   private step(response: DebugProtocol.Response, action: Action): void {
     this.run(response, async () => {
-      const reason = await this.move(this.running(), action);
+      const reason = await move(this.running(), action);
       return () => this.report(reason);
     });
-  }
-
-  /** Moves by a debugger action; the reason is 'breakpoint' when a breakpoint made the stop. */
-  private async move(live: LiveSession, action: Action): Promise<StopReason> {
-    let naturalStop: number | null = null;
-    if (live.engine !== 'neural' && action.kind !== 'continue') {
-      // Where the step would end without breakpoints tells a step from a breakpoint stop.
-      const probe = live.real.fork();
-      probe.navigator.breakpoints.clear();
-      naturalStop = probe.apply(action);
-    }
-    await live.act(action);
-    if (live.engine === 'neural') return 'step';
-    const pos = live.position;
-    const byBreakpoint = live.real.navigator.breaksAt(pos) && (action.kind === 'continue' || naturalStop !== pos);
-    return byBreakpoint ? 'breakpoint' : 'step';
   }
 
   /** After a move: a stop, or the end of the program. */
@@ -285,7 +259,9 @@ export class NdbDebugAdapter extends DebugSession {
     }
     if (shown && 'unparseable' in shown) this.sendEvent(new OutputEvent(`The model's prediction could not be read: ${shown.unparseable}\n`, 'stderr'));
     const state = live.state;
-    if (live.engine !== 'neural') this.flushOutput(state.event === 'entry' ? '' : state.stdout);
+    if (live.engine !== 'neural') {
+      for (const chunk of this.output.at(state.event === 'entry' ? '' : state.stdout)) this.sendEvent(new OutputEvent(chunk.text, chunk.category));
+    }
     if (state.event === 'exit' && live.engine !== 'neural') {
       if (state.status !== 'normal') this.sendEvent(new OutputEvent(`${state.message ?? state.status}\n`, 'stderr'));
       this.end(state.status === 'normal' ? 0 : 1);
@@ -304,22 +280,6 @@ export class NdbDebugAdapter extends DebugSession {
     this.ended = true;
     this.sendEvent(new ExitedEvent(exitCode));
     this.sendEvent(new TerminatedEvent());
-  }
-
-  /** Sends what the program printed up to this stop and was not sent yet. A what-if run can
-   * print something else: then the new run's output is sent from where the two differ. */
-  private flushOutput(stdout: string): void {
-    if (stdout.startsWith(this.printed)) {
-      if (stdout.length > this.printed.length) this.sendEvent(new OutputEvent(stdout.slice(this.printed.length), 'stdout'));
-      this.printed = stdout;
-      return;
-    }
-    if (this.printed.startsWith(stdout)) return; // stepped back: it was printed already
-    let common = 0;
-    while (common < stdout.length && stdout[common] === this.printed[common]) common++;
-    this.sendEvent(new OutputEvent('[the edited run prints from here on:]\n', 'console'));
-    this.sendEvent(new OutputEvent(stdout.slice(common), 'stdout'));
-    this.printed = stdout;
   }
 
   /** `engine: neural` shows the model's stop; null when the stop shown is the real one. */
