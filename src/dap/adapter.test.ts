@@ -208,7 +208,9 @@ describe('ndb dap', () => {
 
   it('answers bad launches with error responses and stays up (npm run --silent ndb -- dap)', async () => {
     const dc = await started('npm');
+    const initialized = dc.waitForEvent('initialized');
     await dc.initializeRequest();
+    await initialized;
     await expect(dc.launchRequest({ program: join(dir, 'missing.py') } as DebugProtocol.LaunchRequestArguments)).rejects.toThrow(/cannot read .*missing\.py: ENOENT/);
     await expect(dc.launchRequest({ program: SUM, engine: 'quantum' } as DebugProtocol.LaunchRequestArguments)).rejects.toThrow(/"engine" must be one of real, neural, both/);
     await expect(dc.launchRequest({} as DebugProtocol.LaunchRequestArguments)).rejects.toThrow(/launch needs "program"/);
@@ -217,16 +219,17 @@ describe('ndb dap', () => {
     await expect(dc.launchRequest({ program: SUM, call: 'f([1,' } as DebugProtocol.LaunchRequestArguments)).rejects.toThrow(/The call is not an expression/);
     await expect(dc.launchRequest({ program: SUM, call: 'nosuch(1)' } as DebugProtocol.LaunchRequestArguments)).rejects.toThrow(/NameError/);
     await expect(dc.stackTraceRequest({ threadId: 1 })).rejects.toThrow(/launch one first/);
-    // Still up: a good launch works in the same session; an endless loop ends with its reason.
+    // Still up: a good launch works in the same session, here configured before it is launched
+    // (breakpoints are checked against the file then); an endless loop ends with its reason.
     const spin = program('spin.py', 'def spin(n):\n    while True:\n        n += 1\n');
-    const initialized = dc.waitForEvent('initialized');
-    const first = act(dc, async () => {
-      await dc.launchRequest({ program: spin, call: 'spin(0)', stopOnEntry: true } as DebugProtocol.LaunchRequestArguments);
-      await initialized;
-      await dc.configurationDoneRequest();
-    });
+    const early = await dc.setBreakpointsRequest({ source: { path: spin }, breakpoints: [{ line: 4 }, { line: 3, condition: 'n == 2' }] });
+    expect(early.body.breakpoints.map((b) => b.verified)).toEqual([false, true]);
+    await dc.configurationDoneRequest();
+    const first = act(dc, () => dc.launchRequest({ program: spin, call: 'spin(0)', stopOnEntry: true } as DebugProtocol.LaunchRequestArguments));
     expect((await first).body).toMatchObject({ reason: 'entry' });
-    expect(await where(dc)).toMatchObject({ name: 'spin', line: 1, locals: { n: '0' } });
+    expect((await act(dc, () => dc.continueRequest({ threadId: 1 }))).body).toMatchObject({ reason: 'breakpoint', hitBreakpointIds: [early.body.breakpoints[1]!.id] });
+    expect((await where(dc)).locals).toEqual({ n: '2' });
+    await dc.setBreakpointsRequest({ source: { path: spin }, breakpoints: [] });
     await expect(dc.setVariableRequest({ variablesReference: 999_999, name: 'n', value: '1' })).rejects.toThrow(/current frame/);
     const errors: string[] = [];
     dc.on('output', (e: DebugProtocol.OutputEvent) => {
@@ -234,6 +237,17 @@ describe('ndb dap', () => {
     });
     expect((await act(dc, () => dc.continueRequest({ threadId: 1 }))).event).toBe('terminated');
     expect(errors.join('')).toMatch(/Stopped after 10000 events/);
+  });
+
+  it("works with DebugClient's own scenario helpers (hitBreakpoint, assertStoppedLocation)", async () => {
+    const dc = await started();
+    await dc.hitBreakpoint({ program: SUM, call: 'g(2)' }, { path: SUM, line: 4 });
+    const step = dc.assertStoppedLocation('step', { path: SUM, line: 3 });
+    await dc.nextRequest({ threadId: 1 });
+    await step;
+    const back = dc.assertStoppedLocation('step', { path: SUM, line: 4 });
+    await dc.stepBackRequest({ threadId: 1 });
+    await back;
   });
 
   it("with engine both, shows the model's prediction of each stop in a Predicted scope, marked ✓/✗", async () => {

@@ -43,8 +43,11 @@ export class NdbDebugAdapter extends DebugSession {
   private codeLines: Set<number> | { error: string } = new Set();
   private breakpoints: CheckedBreakpoint[] = [];
   private nextBreakpointId = 1;
+  private configured = false;
   private started = false;
   private ended = false;
+  /** The breakpoints the client asked for, by file: those of the program are set at its launch. */
+  private readonly requested = new Map<string, { breakpoints: RequestedBreakpoint[]; checked: CheckedBreakpoint[] }>();
   private queue: Promise<void> = Promise.resolve();
   private readonly vars = new VariableStore();
   private readonly output = new ProgramOutput();
@@ -93,7 +96,20 @@ export class NdbDebugAdapter extends DebugSession {
     return live;
   }
 
+  /** Work of no request (the first stop), in the same order as the requests. */
+  private later(work: () => Promise<void>): void {
+    this.queue = this.queue.then(work).catch((err: unknown) => {
+      logLine(`internal error: ${describe(err)}`);
+      this.sendEvent(new OutputEvent(`ndb: ${describe(err)}\n`, 'stderr'));
+      this.end(1);
+    });
+  }
+
   // ---- lifecycle ----
+  //
+  // Clients order these requests differently: VS Code sends launch and the configuration
+  // (setBreakpoints, configurationDone) side by side, others configure before they launch. The
+  // program starts when it is both launched and configured, whichever comes last.
 
   protected override initializeRequest(response: DebugProtocol.InitializeResponse, args: DebugProtocol.InitializeRequestArguments): void {
     this.invalidatedEvents = args.supportsInvalidatedEvent === true;
@@ -111,6 +127,7 @@ export class NdbDebugAdapter extends DebugSession {
     this.host = loadPythonHost();
     this.host.catch(() => undefined);
     this.sendResponse(response);
+    this.sendEvent(new InitializedEvent());
   }
 
   protected override launchRequest(response: DebugProtocol.LaunchResponse, raw: DebugProtocol.LaunchRequestArguments): void {
@@ -118,34 +135,47 @@ export class NdbDebugAdapter extends DebugSession {
       if (this.live) throw new RequestError('a program is launched already: one launch per session');
       const args = parseLaunchArgs(raw);
       const program = resolve(args.program);
-      let source: string;
-      try {
-        source = readFileSync(program, 'utf8');
-      } catch (err) {
-        throw new RequestError(`cannot read ${program}: ${(err as NodeJS.ErrnoException).code ?? describe(err)}`);
-      }
+      const source = readProgram(program);
       const host = await (this.host ??= loadPythonHost());
       const lines = await host.codeLines(source);
       if ('error' in lines) throw new ProgramError(`${program}:${lines.line}: ${lines.error}`);
       const model = args.engine === 'real' ? undefined : await loadLiveModel(args.model);
-      this.live = await LiveSession.start(host, source, args.call, { engine: args.engine, ...(model ? { model } : {}), file: program });
+      const live = await LiveSession.start(host, source, args.call, { engine: args.engine, ...(model ? { model } : {}), file: program });
       this.launch = args;
       this.program = program;
       this.source = source;
       this.codeLines = new Set(lines.lines);
-      // Breakpoints are set after this event, when the program (and its lines) is known.
-      return () => this.sendEvent(new InitializedEvent());
+      this.live = live;
+      // Breakpoints the client set before the launch.
+      const early = this.requested.get(program);
+      if (early) this.breakpoints = await this.applyBreakpoints(live, early.breakpoints, early.checked.map((b) => b.id));
+      return () => {
+        if (this.configured) this.begin();
+      };
     });
   }
 
   protected override configurationDoneRequest(response: DebugProtocol.ConfigurationDoneResponse): void {
     this.run(response, async () => {
+      const first = !this.configured;
+      this.configured = true;
+      return () => {
+        if (first && this.live) this.begin();
+      };
+    });
+  }
+
+  /** The first stop: the entry, the first breakpoint, or the end (noDebug: the end). */
+  private begin(): void {
+    if (this.started) return;
+    this.started = true;
+    this.later(async () => {
       const live = this.session();
-      if (this.started) return;
-      this.started = true;
-      if (this.launch?.stopOnEntry) return () => this.report('entry');
-      const reason = await move(live, { kind: 'continue' });
-      return () => this.report(reason);
+      if ((this.launch as { noDebug?: boolean } | null)?.noDebug) {
+        live.jump(live.recording.events.length);
+        this.report('step');
+      } else if (this.launch?.stopOnEntry) this.report('entry');
+      else this.report(await move(live, { kind: 'continue' }));
     });
   }
 
@@ -157,7 +187,6 @@ export class NdbDebugAdapter extends DebugSession {
 
   protected override setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): void {
     this.run(response, async () => {
-      const live = this.session();
       const given: DebugProtocol.SourceBreakpoint[] = args.breakpoints ?? (args.lines ?? []).map((line) => ({ line }));
       const requested = given.map((b) => {
         const bp: RequestedBreakpoint = { line: this.convertClientLineToDebugger(b.line) };
@@ -167,31 +196,58 @@ export class NdbDebugAdapter extends DebugSession {
       });
       const path = args.source.path ? resolve(args.source.path) : undefined;
       let checked: CheckedBreakpoint[];
-      if (path !== this.program) {
-        checked = requested.map((b) => ({ id: this.nextBreakpointId++, line: b.line, verified: false, message: `ndb debugs only the launched program (${this.program})` }));
-      } else {
-        const host = await this.host!;
-        checked = await checkBreakpoints(requested, {
-          codeLines: this.codeLines,
-          expressionError: (expr) => host.expressionError(expr),
-          nextId: () => this.nextBreakpointId++,
-        });
-        const conditions = new Map<number, BreakCondition>();
-        for (const b of checked) if (b.verified && b.spec) conditions.set(b.line, b.spec);
-        await live.setBreakpoints(
-          checked.filter((b) => b.verified).map((b) => b.line),
-          conditions,
-        );
+      const refuse = (message: string) => requested.map((b) => ({ id: this.nextBreakpointId++, line: b.line, verified: false, message }));
+      if (!path) checked = refuse('ndb debugs files: this source has no path');
+      else if (this.live && path === this.program) {
+        checked = await this.applyBreakpoints(this.live, requested);
         this.breakpoints = checked;
+      } else if (this.live) checked = refuse(`ndb debugs only the launched program (${this.program})`);
+      else {
+        // Before the launch: checked against the file as it is now, set when it is launched.
+        let source: string | null = null;
+        try {
+          source = readProgram(path);
+        } catch (err) {
+          checked = refuse(describe(err));
+        }
+        if (source !== null) {
+          const host = await (this.host ??= loadPythonHost());
+          const lines = await host.codeLines(source);
+          checked = await checkBreakpoints(requested, {
+            codeLines: 'error' in lines ? { error: lines.error } : new Set(lines.lines),
+            expressionError: (expr) => host.expressionError(expr),
+            nextId: () => this.nextBreakpointId++,
+          });
+        }
       }
+      if (path) this.requested.set(path, { breakpoints: requested, checked: checked! });
       response.body = {
-        breakpoints: checked.map((b) => {
+        breakpoints: checked!.map((b) => {
           const out: DebugProtocol.Breakpoint = { id: b.id, verified: b.verified, line: this.convertDebuggerLineToClient(b.line), source: args.source };
           if (b.message) out.message = b.message;
           return out;
         }),
       };
     });
+  }
+
+  /** Checks breakpoints against the launched program and sets the verified ones; `ids`: the
+   * ids the client already has for them. */
+  private async applyBreakpoints(live: LiveSession, requested: readonly RequestedBreakpoint[], ids: readonly number[] = []): Promise<CheckedBreakpoint[]> {
+    const host = await this.host!;
+    let k = 0;
+    const checked = await checkBreakpoints(requested, {
+      codeLines: this.codeLines,
+      expressionError: (expr) => host.expressionError(expr),
+      nextId: () => ids[k++] ?? this.nextBreakpointId++,
+    });
+    const conditions = new Map<number, BreakCondition>();
+    for (const b of checked) if (b.verified && b.spec) conditions.set(b.line, b.spec);
+    await live.setBreakpoints(
+      checked.filter((b) => b.verified).map((b) => b.line),
+      conditions,
+    );
+    return checked;
   }
 
   // ---- moving ----
@@ -418,6 +474,14 @@ export class NdbDebugAdapter extends DebugSession {
       const v = this.vars.variable({ name: args.expression, value: result.value }, true, shown ? undefined : args.expression);
       response.body = { result: result.value, variablesReference: v.variablesReference };
     });
+  }
+}
+
+function readProgram(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new RequestError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? describe(err)}`);
   }
 }
 

@@ -37,15 +37,20 @@ export interface Started {
   capabilities: DebugProtocol.Capabilities;
 }
 
-/** initialize, launch, setBreakpoints, configurationDone, in VS Code's order; the first stop. */
+/** initialize, then launch beside the configuration (setBreakpoints, configurationDone) once
+ * the adapter says `initialized`, as VS Code does; the first stop. */
 export async function launch(dc: DebugClient, args: Record<string, unknown>, breakpoints: DebugProtocol.SourceBreakpoint[] = []): Promise<Started> {
   const first = nextStop(dc);
-  const init = await dc.initializeRequest();
   const initialized = dc.waitForEvent('initialized');
-  await dc.launchRequest(args as DebugProtocol.LaunchRequestArguments);
-  await initialized;
-  const set = await dc.setBreakpointsRequest({ source: { path: String(args.program) }, breakpoints });
-  await dc.configurationDoneRequest();
+  const init = await dc.initializeRequest();
+  const [, set] = await Promise.all([
+    dc.launchRequest(args as DebugProtocol.LaunchRequestArguments),
+    initialized.then(async () => {
+      const set = await dc.setBreakpointsRequest({ source: { path: String(args.program) }, breakpoints });
+      await dc.configurationDoneRequest();
+      return set;
+    }),
+  ]);
   return { first: await first, breakpoints: set.body.breakpoints, capabilities: init.body ?? {} };
 }
 
