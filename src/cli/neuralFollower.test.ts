@@ -1,0 +1,58 @@
+// The model beside a real session, with a stand-in predictor: which history it reads, and that a
+// long session starts its history again instead of outgrowing the model's context.
+
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseAction } from '../core/actions';
+import { DebugSession } from '../core/debugSession';
+import type { Recording, TraceEvent } from '../core/trace';
+import type { CompleteOptions, Completion, StatePredictor } from '../neuralEngine/predictor';
+import { cliState, NeuralFollower } from './neuralFollower';
+
+const entry = readFileSync(new URL('../../fixtures/navigator/sequences.jsonl', import.meta.url), 'utf8').split('\n')[0]!;
+const raw = JSON.parse(entry) as { recording: Recording };
+// The fixture keeps only what navigation reads.
+const rec: Recording = { ...raw.recording, stdout: raw.recording.stdout ?? '', events: raw.recording.events.map((e): TraceEvent => ({ ...e, locals: e.locals ?? {}, out: e.out ?? 0 })) };
+
+/** Answers every prompt with the same text; counts a token per character. */
+function standIn(answer: string): StatePredictor & { prompts: string[] } {
+  const prompts: string[] = [];
+  const complete = async (prompt: string, _options?: CompleteOptions): Promise<Completion> => {
+    prompts.push(prompt);
+    return { text: answer, ids: [], newTokens: 0, prefillTokens: 0, ms: 0, promptTokens: prompt.length, prefillMs: 0, decodeMs: 0, decodeSteps: 0, stoppedBy: 'stop' };
+  };
+  return { prompts, maxNewTokens: 50, tokenizer: { encode: (t: string) => Array.from(t, () => 0), decode: () => '', tokenId: () => 0 }, complete } as unknown as StatePredictor & {
+    prompts: string[];
+  };
+}
+
+describe('NeuralFollower', () => {
+  it('predicts, then moves the real session; both mode keeps the real history', async () => {
+    const predictor = standIn('garbage');
+    const real = new DebugSession(rec);
+    const follower = new NeuralFollower(predictor, real, 'both');
+    const step = await follower.act(real, parseAction('step_into'));
+    expect(real.position).toBe(1);
+    expect(step.comparison.match).toBe(false);
+    expect(cliState('both', real.state, step)).toMatchObject({ real: { event: 'line' }, neural: { event: 'unparseable' }, match: false });
+    await follower.act(real, parseAction('step_into'));
+    // The second prompt holds the real state of the first stop, not the model's garbage.
+    expect(predictor.prompts[1]).not.toContain('garbage');
+    // predict() moves nothing.
+    await follower.predict(real, parseAction('step_over'));
+    expect(real.position).toBe(2);
+  });
+
+  it('starts the history again at the real stop when the prompt would not fit the context', async () => {
+    const predictor = standIn('x');
+    const real = new DebugSession(rec);
+    await new NeuralFollower(predictor, new DebugSession(rec), 'both').predict(new DebugSession(rec), parseAction('step_into'));
+    const room = predictor.prompts[0]!.length + 400;
+    const follower = new NeuralFollower(predictor, real, 'both', [], room + predictor.maxNewTokens);
+    for (let i = 0; i < 30 && real.position < rec.events.length; i++) await follower.act(real, parseAction('step_into'));
+    const lengths = predictor.prompts.slice(1).map((p) => p.length);
+    expect(Math.max(...lengths)).toBeLessThanOrEqual(room);
+    // It did grow, and was cut back at least once.
+    expect(lengths.some((n, i) => i > 0 && n < lengths[i - 1]!)).toBe(true);
+  });
+});
