@@ -1,0 +1,63 @@
+// `ndb eval trajectories` with several sets and `ndb eval early-stop`, on the shipped model and a
+// two-item set made from the first gallery program.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { quantile } from '../core/quantile';
+import { REPO_ROOT } from '../realEngine/node';
+import { timingSummary } from './earlyStop';
+import { main } from './main';
+
+const dir = mkdtempSync(join(tmpdir(), 'ndb-evalsets-'));
+const source = readFileSync(join(REPO_ROOT, 'examples/01_loop_sum.py'), 'utf8').replace(/^(#.*\n)+/, '');
+const item = (actions: string[]) => JSON.stringify({ id: 'g', source, call: 'total([3, 1, 4, 1, 5])', start: null, actions, breakpoints: [], max_events: 2000 });
+const set = join(dir, 'gallery.jsonl');
+writeFileSync(set, `${item(['step_into', 'step_over', 'step_return'])}\n${item(['step_into', 'step_into'])}\n`);
+
+async function run(...argv: string[]): Promise<{ code: number; lines: string[] }> {
+  const lines: string[] = [];
+  const code = await main(argv, (l) => lines.push(l));
+  return { code, lines };
+}
+
+describe('quantiles and timing summaries', () => {
+  it('takes the nearest rank, and the mean of the slowest 5 %', () => {
+    const ms = Array.from({ length: 40 }, (_, i) => i + 1);
+    expect(quantile(ms, 0.5)).toBe(20);
+    expect(quantile(ms, 0.95)).toBe(38);
+    expect(quantile([], 0.5)).toBe(0);
+    const s = timingSummary(ms, [2, 4], 1);
+    expect(s).toMatchObject({ n: 40, ms_median: 20, ms_p95: 38, ms_slowest_5pct_mean: 39.5, ms_mean: 20.5, new_tokens_mean: 3, length_stops: 1 });
+  });
+});
+
+describe('ndb eval on several sets', () => {
+  it('reports each file on its own line, named by --label or the file name', async () => {
+    const { code, lines } = await run('eval', 'trajectories', set, set, '--label', 'gallery,again', '--dtype', 'int8', '--json');
+    expect(code).toBe(0);
+    const [a, b] = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(a).toMatchObject({ set: 'gallery', file: set, n: 5, items: 2 });
+    expect(b).toMatchObject({ set: 'again', n: 5 });
+    expect(a!.exact_match).toBe(b!.exact_match);
+    expect(a!.ms_per_state_median as number).toBeGreaterThan(0);
+    const named = await run('eval', 'trajectories', set, '--limit', '1', '--dtype', 'int8', '--json');
+    expect(JSON.parse(named.lines[0]!)).toMatchObject({ set: 'gallery', n: 3 });
+    expect((await run('eval', 'trajectories', set, set, '--label', 'one', '--json')).code).toBe(2);
+  }, 120_000);
+
+  it('measures the early stop beside no early stop, and both predict the same', async () => {
+    const { code, lines } = await run('eval', 'early-stop', set, '--dtype', 'int8', '--json');
+    expect(code).toBe(0);
+    const r = JSON.parse(lines[0]!) as {
+      before: Record<string, number>;
+      after: Record<string, number>;
+      finished_readable_before: number;
+      finished_readable_identical: number;
+    };
+    expect(r).toMatchObject({ set: 'gallery', states: 5 });
+    expect(r.after.exact_match).toBe(r.before.exact_match);
+    expect(r.finished_readable_identical).toBe(r.finished_readable_before);
+    for (const key of ['ms_median', 'ms_p95', 'ms_slowest_5pct_mean']) expect(r.before[key]!).toBeGreaterThan(0);
+  }, 120_000);
+});
