@@ -153,7 +153,7 @@ class TraceBackend:
         self.restarts = 0
         if not IN_PROCESS and shutil.which("node") is None:
             raise RuntimeError(
-                f"Python {sys.version.split()[0]} traces differ from Python ≥ 3.12 (DESIGN §3) and `node` is not "
+                f"Python {sys.version.split()[0]} traces differ from Python ≥ 3.12 (docs/architecture.md, Python versions) and `node` is not "
                 "installed: run the builder with Python ≥ 3.12, or install Node and `npm install` for Pyodide"
             )
 
@@ -474,7 +474,7 @@ def _progress(done: int, total: int, programs: int, started: float) -> str:
 def train_default_tokenizer(seed: int, out: Path, vocab_size: int, programs: int, samples: int,
                             stdlib_share: float, backend_kw: dict[str, Any], python_share: float = 0.0) -> NdbTokenizer:
     """A tokenizer trained on trajectories of programs outside the dataset's own seed stream."""
-    from .tokenizer import trajectory_texts
+    from .data.trajectories import trajectory_texts
 
     progs = make_programs(seed + 1_000_003, programs, stdlib_share, python_share=python_share)
     recs = [r for r, _ in trace_programs(progs, **backend_kw) if r is not None and r["events"]]

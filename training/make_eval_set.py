@@ -2,9 +2,12 @@
 (never trained on), traced, with actions drawn by the training policy.
 
     python3 -m training.make_eval_set --n 300 --out eval/trajectories.jsonl [--seed S] [--what-if]
+    python3 -m training.make_eval_set --source corpus --n 200 --out eval/corpus.jsonl
     python3 -m training.make_eval_set --source gallery --out eval/gallery.jsonl [--per-program K]
 
-``--source gallery`` takes the app's example programs instead (``examples/*.py`` with the entry call
+``--source corpus`` takes programs of the corpus's held-out files (training/data/corpus.py: never
+trained on; a run is kept when the builder would keep it: a normal end, or an exception the code
+raises on purpose). ``--source gallery`` takes the app's example programs instead (``examples/*.py`` with the entry call
 of their ``# call:`` line, the source as the app shows it: without the header lines), ``K``
 trajectories each (default 10), drawn by the same policy. The gallery is evaluation only: nothing
 in training reads ``examples/``.
@@ -26,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from training.build_dataset import TraceBackend, make_program
+from training.build_dataset import TraceBackend, corpus_run_kept, make_program
 from training.data.generator import is_held_out
 from training.data.trajectories import TrajectorySpec, sample_trajectory
 from training.data.what_if import draw_what_if
@@ -76,6 +79,20 @@ def held_out_programs(seed: int, n: int, stdlib_share: float) -> list:
     return out
 
 
+def corpus_programs(seed: int, n: int) -> list:
+    """``n`` distinct programs of the corpus's held-out files (inputs varied as in training)."""
+    from training.data import corpus
+
+    out, seen, i = [], set(), 0
+    while len(out) < n and i < n * 50:
+        p = corpus.make_program(random.Random(f"evalcorpus:{seed}:{i}"), held_out=True)
+        i += 1
+        if p is not None and p.program_id not in seen:
+            seen.add(p.program_id)
+            out.append(p)
+    return out
+
+
 def what_if_actions(p: Any, rec: dict[str, Any], rng: random.Random, backend: TraceBackend) -> Optional[tuple[TrajectorySpec, list[str]]]:
     """A what-if trajectory of ``rec`` and its action list with the edit as a ``set:`` item."""
     for _ in range(5):
@@ -97,8 +114,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--stdlib-share", type=float, default=0.1)
     parser.add_argument("--what-if", action="store_true", help="what-if trajectories (an edit at a stop)")
-    parser.add_argument("--source", choices=["generator", "gallery"], default="generator",
-                        help="generator: its held-out split (--n programs); gallery: examples/*.py")
+    parser.add_argument("--source", choices=["generator", "corpus", "gallery"], default="generator",
+                        help="generator: its held-out split (--n programs); corpus: held-out files of real code "
+                             "(--n programs); gallery: examples/*.py")
     parser.add_argument("--per-program", type=int, default=10, help="trajectories per gallery program")
     args = parser.parse_args(argv)
     if args.source == "gallery":
@@ -106,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
         programs: list[Any] = [
             GalleryProgram(f"{p.program_id}:{j}", p.source, p.call) for p in gallery_programs() for j in range(args.per_program)
         ]
+    elif args.source == "corpus":
+        programs = corpus_programs(args.seed, args.n)
     else:
         programs = held_out_programs(args.seed, args.n, args.stdlib_share)
     backend = TraceBackend(max_events=MAX_EVENTS)
@@ -118,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
                 if (p.source, p.call) not in recorded:
                     recorded[(p.source, p.call)] = backend.record(p.source, p.call)[0]
                 rec = recorded[(p.source, p.call)]
-                if rec is None or not rec["events"]:
+                if rec is None or not rec["events"] or (args.source == "corpus" and not corpus_run_kept(rec)):
                     continue
                 rng = random.Random(f"evaltraj:{args.seed}:{k}")
                 spec = sample_trajectory(rec, rng)
@@ -144,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
                 written += 1
     finally:
         backend.close()
-    print(f"{written} {'held-out' if args.source == 'generator' else 'gallery'} trajectories written to {args.out}")
+    kind = {"generator": "held-out", "corpus": "held-out corpus", "gallery": "gallery"}[args.source]
+    print(f"{written} {kind} trajectories written to {args.out}")
     return 0
 
 

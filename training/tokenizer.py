@@ -17,22 +17,20 @@ Saved as ``tokenizer.json`` (Hugging Face format) and ``tokenizer_config.json`` 
 ``NdbTokenizer`` encodes and decodes exactly as it does (tested in training/tests/test_tokenizer.py
 through training/tokenizer_ids.mjs).
 
-    python3 -m training.tokenizer train --out DIR [--vocab-size 2048] [--samples 20000] [--programs 2000]
-    python3 -m training.tokenizer encode --tokenizer DIR < text
+Training one on traced programs is a command of its own (``training/train_tokenizer.py``), so that
+this module imports nothing of the dataset builder, which imports it.
 """
 
 from __future__ import annotations
 
-import argparse
 import collections
 import heapq
 import json
-import random
 import re
 import sys
 import time
 from pathlib import Path
-from typing import Iterable, Iterator, Optional
+from typing import Iterable, Optional
 
 from .format import FORMAT_TOKENS
 
@@ -371,75 +369,3 @@ def train_bpe(chunk_counts: dict[str, int], vocab_size: int = DEFAULT_VOCAB_SIZE
     if progress:
         sys.stderr.write("\n")
     return NdbTokenizer(vocab, merges, SPECIAL_TOKENS, model_max_length)
-
-
-def trajectory_texts(recordings: list[dict], samples: int, seed: int = 0) -> Iterator[str]:
-    """Renders ``samples`` trajectories drawn with the data policy over the recordings."""
-    from .data.trajectories import sample_trajectory
-
-    rng = random.Random(seed)
-    for _ in range(samples):
-        rec = rng.choice(recordings)
-        yield sample_trajectory(rec, rng).render(rec).text()
-
-
-def read_recordings(paths: Iterable[Path]) -> list[dict]:
-    recs: list[dict] = []
-    for path in paths:
-        for line in Path(path).read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                obj = json.loads(line)
-                if "recording" in obj:
-                    recs.append(obj["recording"])
-    return recs
-
-
-FIXTURE_RECORDINGS = Path(__file__).resolve().parents[1] / "fixtures" / "data" / "generated_recordings.jsonl"
-
-
-def main(argv: Optional[list[str]] = None) -> int:
-    ap = argparse.ArgumentParser(prog="python3 -m training.tokenizer")
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    t = sub.add_parser("train", help="train the BPE tokenizer on generated trajectories")
-    t.add_argument("--out", required=True, type=Path)
-    t.add_argument("--vocab-size", type=int, default=DEFAULT_VOCAB_SIZE)
-    t.add_argument("--samples", type=int, default=20000, help="trajectories to render for training")
-    t.add_argument("--recordings", type=Path, action="append", default=None,
-                   help="JSONL of {id, recording} (default: fixtures/data/generated_recordings.jsonl)")
-    t.add_argument("--programs", type=int, default=2000,
-                   help="also generate and trace this many programs (generator and stdlib sources; 0: none)")
-    t.add_argument("--stdlib-share", type=float, default=0.25, help="share of --programs from the standard library")
-    t.add_argument("--seed", type=int, default=0)
-    t.add_argument("--max-length", type=int, default=DEFAULT_MAX_LENGTH)
-    e = sub.add_parser("encode", help="print the ids of stdin's text")
-    e.add_argument("--tokenizer", required=True, type=Path)
-    args = ap.parse_args(argv)
-    if args.cmd == "encode":
-        tok = NdbTokenizer.load(args.tokenizer)
-        print(json.dumps(tok.encode(sys.stdin.read())))
-        return 0
-    recs = read_recordings(args.recordings or [FIXTURE_RECORDINGS])
-    if args.programs:
-        from .build_dataset import trace_programs, make_programs
-
-        progs = make_programs(args.seed + 1_000_003, args.programs, args.stdlib_share)
-        recs += [r for r, _ in trace_programs(progs) if r is not None]
-    if not recs:
-        print("no recordings", file=sys.stderr)
-        return 1
-    started = time.time()
-    texts = list(trajectory_texts(recs, args.samples, args.seed))
-    counts = count_chunks(texts)
-    print(f"{len(recs)} recordings, {len(texts)} trajectories, {sum(len(x) for x in texts):,} chars, "
-          f"{len(counts):,} distinct chunks", file=sys.stderr)
-    tok = train_bpe(counts, args.vocab_size, model_max_length=args.max_length, progress=True)
-    tok.save(args.out)
-    n_tokens = sum(len(tok.encode(x)) for x in texts[:2000])
-    n_chars = sum(len(x) for x in texts[:2000])
-    print(f"vocab {tok.vocab_size}, {len(tok.merges)} merges, {n_chars / max(1, n_tokens):.2f} chars/token, "
-          f"{time.time() - started:.0f}s -> {args.out}", file=sys.stderr)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -256,7 +256,7 @@ def _doctest_units(collection: str, path: str, text: str, tree: ast.Module, skip
             else:
                 units.append(unit)
     for root, calls in calls_by_root.items():
-        source = _unit_source(text, [root], skips)
+        source = _unit_source(text, root.split("+"), skips)
         if source is None:
             continue
         units.append(Unit(collection, path, root, source, list(dict.fromkeys(calls)), "doctest"))
@@ -264,10 +264,10 @@ def _doctest_units(collection: str, path: str, text: str, tree: ast.Module, skip
 
 
 def _called_root(expr: ast.expr, top: set[str]) -> Optional[str]:
-    for n in ast.walk(expr):
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in top:
-            return n.func.id
-    return None
+    """The unit a call belongs to: the names of the module it uses (``inorder+make_tree``), so that
+    the program defines all of them."""
+    names = sorted({n.id for n in ast.walk(expr) if isinstance(n, ast.Name) and n.id in top})
+    return "+".join(names) or None
 
 
 def _script_unit(collection: str, path: str, text: str, statements: list[ast.stmt], top: set[str],
@@ -332,7 +332,7 @@ def _solution_file(collection: str, test_path: str, module: str, name: str, file
     prefix = module.replace(".", "/")
     candidates = [p for p in index.get(name, []) if p.startswith(prefix + "/") or p == prefix + ".py"]
     candidates = candidates or index.get(name, [])
-    return candidates[0] if len(candidates) == 1 or candidates else None
+    return candidates[0] if candidates else None
 
 
 def _is_test_file(path: str) -> bool:
@@ -457,13 +457,14 @@ def extract(directory: Optional[Path] = None) -> Extraction:
                 root = _called_root(ast.parse(call, mode="eval").body, set(imported))
                 if root is None:
                     continue
-                solution = _solution_file(collection, path, imported[root], root, files, index)
+                first = root.split("+")[0]
+                solution = _solution_file(collection, path, imported[first], first, files, index)
                 if solution is None or solution not in trees:
                     skips["test_call_unresolved"] += 1
                     continue
                 key = (solution, root)
                 if key not in by_unit:
-                    source = _unit_source(files[solution], [root], skips)
+                    source = _unit_source(files[solution], root.split("+"), skips)
                     if source is None:
                         by_unit[key] = Unit(collection, solution, root, "", [], "tests")  # remembered as unusable
                         continue
@@ -653,7 +654,7 @@ def make_program(rng: random.Random, held_out: Optional[bool] = None, vary: floa
             call = vary_call(rng, call)
         else:
             source = _vary_script(rng, source)
-    entry = unit.name if call else ""
+    entry = unit.name.split("+")[0] if call else ""
     return CorpusProgram(source=source, call=call, entry=entry, family=f"{unit.collection}:{unit.origin}",
                          program_id=program_hash(source + "\n#call " + call), origin="corpus", split_id=unit.split_id)
 

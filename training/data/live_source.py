@@ -43,7 +43,7 @@ class LiveSource:
 
         if not bd.IN_PROCESS and not allow_node:
             raise LiveSourceError(
-                f"live data needs Python >= 3.12 (this is {sys.version.split()[0]}, whose traces differ: DESIGN §3); "
+                f"live data needs Python >= 3.12 (this is {sys.version.split()[0]}, whose traces differ: docs/architecture.md, Python versions); "
                 "build a dataset with `python3 -m training.build_dataset` and train with --data instead"
             )
         self.tok = NdbTokenizer.load(Path(tokenizer_dir))

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 from ..actions import Action
 from ..format import Trajectory, render_trajectory_pieces
@@ -130,3 +130,11 @@ def extend_trajectory(
         spec.actions.append(action)
         spec.positions.append(nav.apply(action))
     return spec
+
+
+def trajectory_texts(recordings: list[dict], samples: int, seed: int = 0) -> Iterator[str]:
+    """Renders ``samples`` trajectories drawn with the data policy over the recordings."""
+    rng = random.Random(seed)
+    for _ in range(samples):
+        rec = rng.choice(recordings)
+        yield sample_trajectory(rec, rng).render(rec).text()

@@ -15,7 +15,9 @@ from training import build_dataset as bd
 from training import format as fmt
 from training.data.token_source import ShardSource
 from training.data.trajectories import sample_trajectory
-from training.tokenizer import FIXTURE_RECORDINGS, NdbTokenizer, count_chunks, read_recordings, train_bpe, trajectory_texts
+from training.data.trajectories import trajectory_texts
+from training.tokenizer import NdbTokenizer, count_chunks, train_bpe
+from training.train_tokenizer import FIXTURE_RECORDINGS, read_recordings
 
 ROOT = Path(__file__).resolve().parents[2]
 CAN_TRACE = bd.IN_PROCESS or (shutil.which("node") is not None and (ROOT / "node_modules/pyodide").exists())

@@ -13,7 +13,9 @@ import pytest
 from training import build_dataset as bd
 from training import format as fmt
 from training.data.live_source import LiveSource, LiveSourceError
-from training.tokenizer import FIXTURE_RECORDINGS, NdbTokenizer, count_chunks, read_recordings, train_bpe, trajectory_texts
+from training.data.trajectories import trajectory_texts
+from training.tokenizer import NdbTokenizer, count_chunks, train_bpe
+from training.train_tokenizer import FIXTURE_RECORDINGS, read_recordings
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,16 +13,9 @@ from pathlib import Path
 import pytest
 
 from training import format as fmt
-from training.tokenizer import (
-    ENDOFTEXT,
-    FIXTURE_RECORDINGS,
-    NdbTokenizer,
-    count_chunks,
-    pretokenize,
-    read_recordings,
-    train_bpe,
-    trajectory_texts,
-)
+from training.data.trajectories import trajectory_texts
+from training.tokenizer import ENDOFTEXT, NdbTokenizer, count_chunks, pretokenize, train_bpe
+from training.train_tokenizer import FIXTURE_RECORDINGS, read_recordings
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPECTED = sorted((ROOT / "fixtures/format/expected").glob("*.txt"))
@@ -154,7 +147,7 @@ def test_python_and_transformers_js_give_the_same_ids(tok: NdbTokenizer, tok_dir
 def test_cli_trains_and_encodes(tmp_path: Path) -> None:
     out = tmp_path / "tok"
     proc = subprocess.run(
-        [sys.executable, "-m", "training.tokenizer", "train", "--out", str(out), "--vocab-size", "600", "--samples", "200",
+        [sys.executable, "-m", "training.train_tokenizer", "train", "--out", str(out), "--vocab-size", "600", "--samples", "200",
          "--programs", "0"],
         capture_output=True, text=True, cwd=ROOT, timeout=300,
     )
@@ -162,7 +155,7 @@ def test_cli_trains_and_encodes(tmp_path: Path) -> None:
     tok = NdbTokenizer.load(out)
     assert tok.vocab_size == 600
     enc = subprocess.run(
-        [sys.executable, "-m", "training.tokenizer", "encode", "--tokenizer", str(out)],
+        [sys.executable, "-m", "training.train_tokenizer", "encode", "--tokenizer", str(out)],
         input="<|frame_sep|>x = 1", capture_output=True, text=True, cwd=ROOT, timeout=60,
     )
     assert json.loads(enc.stdout) == tok.encode("<|frame_sep|>x = 1")
