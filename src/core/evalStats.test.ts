@@ -20,6 +20,15 @@ describe('EvalStats', () => {
     expect(r.after_edit).toEqual({ n: 2, exact_match: 0.5 });
     expect(r.per_action.step_into).toEqual({ n: 2, exact_match: 0.5 });
     expect(r.fields.line).toEqual({ n: 4, accuracy: 0.5 });
+    expect(r.event_line).toEqual({ n: 4, accuracy: 0.5 });
+  });
+
+  it('counts event and line together, a state without a line by its event alone', () => {
+    const stats = new EvalStats();
+    stats.add(parseAction('step_into'), { match: false, fields: { event: true, line: true, locals: false } });
+    stats.add(parseAction('step_into'), { match: false, fields: { event: false, line: true } });
+    stats.add(parseAction('step_into'), { match: true, fields: { event: true, value: true } }); // the exit
+    expect(stats.report().event_line).toEqual({ n: 3, accuracy: 2 / 3 });
   });
 
   it('counts per action kind, fields included, in the order the kinds were first seen', () => {

@@ -17,6 +17,8 @@ export interface EvalReport {
   after_edit: { n: number; exact_match: number };
   per_action: Record<string, { n: number; exact_match: number }>;
   fields: Partial<Record<FieldName, { n: number; accuracy: number }>>;
+  /** States whose event and line are both right (where it has a line): where the debugger stops. */
+  event_line: { n: number; accuracy: number };
   unparseable: number;
 }
 
@@ -33,6 +35,7 @@ export class EvalStats {
   private forward: Tally = { n: 0, exact: 0 };
   private inverse: Tally = { n: 0, exact: 0 };
   private afterEdit: Tally = { n: 0, exact: 0 };
+  private eventLine: Tally = { n: 0, exact: 0 };
   private readonly byAction = new Map<string, Tally>();
   private readonly byField = new Map<FieldName, Tally>();
   private readonly fieldsByAction = new Map<string, Map<FieldName, Tally>>();
@@ -59,6 +62,8 @@ export class EvalStats {
         tallies.set(field, f);
       }
     }
+    this.eventLine.n++;
+    this.eventLine.exact += comparison.fields.event !== false && comparison.fields.line !== false ? 1 : 0;
     if (comparison.unparseable) this.unparseable++;
   }
 
@@ -82,6 +87,7 @@ export class EvalStats {
       after_edit: { n: this.afterEdit.n, exact_match: rate(this.afterEdit) },
       per_action: Object.fromEntries([...this.byAction].sort().map(([k, t]) => [k, { n: t.n, exact_match: rate(t) }])),
       fields: Object.fromEntries([...this.byField].map(([k, t]) => [k, { n: t.n, accuracy: rate(t) }])),
+      event_line: { n: this.eventLine.n, accuracy: rate(this.eventLine) },
       unparseable: this.unparseable,
     };
   }
