@@ -175,7 +175,11 @@ describe('the debugger', () => {
     await press(page, 'Restart');
     await expectStatus(/^Syntax error at line 2/);
     await page.locator('.monaco-editor .squiggly-error').waitFor({ timeout: STEP_TIMEOUT });
-    assert.equal(await button(page, 'Step into').isEnabled(), true);
+    // Nothing can step in a program that could not start: only Restart, until the code changes.
+    for (const name of ['Step into', 'Step over', 'Step out', 'Continue', 'Step back', 'Step back over', 'Back to call']) {
+      assert.equal(await button(page, name).isDisabled(), true, name);
+    }
+    assert.equal(await button(page, 'Restart').isEnabled(), true);
     await setCode(page, 'def f(x):\n    return x + 1\n');
     await page.getByLabel('Call', { exact: true }).fill('f(2)');
     await press(page, 'Step into'); // records the changed code and stops at the call

@@ -154,10 +154,12 @@ export function status(page) {
 /** The Variables panel as {name: value}, plus the return/exception line if shown. */
 export async function variables(page) {
   const panel = page.getByRole('region', { name: 'Variables' });
-  const rows = await panel.locator('tbody tr').evaluateAll((trs) =>
-    trs.map((tr) => [tr.querySelector('th')?.textContent?.trim() ?? '', tr.querySelector('td')?.textContent?.trim() ?? '', tr.classList.contains('changed')]),
+  const rows = await panel.locator('tbody tr[data-name]').evaluateAll((trs) =>
+    trs.map((tr) => [tr.getAttribute('data-name') ?? '', tr.querySelector('td code.v')?.textContent?.trim() ?? '', tr.classList.contains('changed')]),
   );
-  const special = await panel.locator('.special').allTextContents();
+  const special = await panel.locator('.special').evaluateAll((ps) =>
+    ps.map((p) => `${p.querySelector('.label')?.textContent ?? ''} ${p.querySelector('code.v')?.textContent ?? ''}`),
+  );
   return {
     values: Object.fromEntries(rows.map(([n, v]) => [n, v])),
     changed: rows.filter((r) => r[2]).map((r) => r[0]),
@@ -181,6 +183,15 @@ export async function setCode(page, text) {
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.press('Delete');
   await page.keyboard.insertText(text);
+}
+
+/** Replaces the editor's whole text with `text` as a person pasting a program would (select all,
+ * paste): typed text would be indented again by the editor. */
+export async function pasteCode(page, text) {
+  await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+  await page.locator('.monaco-editor .view-lines').click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('ControlOrMeta+v');
 }
 
 /** The editor's text as shown (Monaco renders spaces as no-break spaces). */

@@ -71,8 +71,8 @@ describe('the neural engine on WASM', () => {
     await modelReady(page);
     const facts = await modelFacts(page);
     assert.equal(facts.name, MODEL);
-    assert.match(facts.backend, /^WASM, \d+ threads?$/);
-    assert.equal(facts.dtype, 'int8');
+    assert.match(facts.backend, /^your CPU \(WebAssembly\), \d+ threads?$/);
+    assert.equal(facts.dtype, '8-bit integers (int8)');
     assert.match(facts.load, /^\d+\.\d s/);
     await press(page, 'Restart');
   });
@@ -100,8 +100,8 @@ describe('the neural engine on WASM', () => {
     await press(page, 'Step over');
     await prediction(page);
     const score = await region(page, 'Prediction').locator('table.scores tr[data-kind]').allTextContents();
-    assert.ok(score.some((s) => s.startsWith('step_into')), score.join('|'));
-    assert.ok(score.some((s) => s.startsWith('step_over')), score.join('|'));
+    assert.ok(score.some((s) => s.startsWith('Step into')), score.join('|'));
+    assert.ok(score.some((s) => s.startsWith('Step over')), score.join('|'));
     const facts = await modelFacts(page);
     assert.match(facts['tokens-per-s'], /^\d+$/);
     assert.match(facts['ms-per-state'], /^\d+$/);
@@ -158,7 +158,7 @@ describe('the neural engine on WASM', () => {
     const fp32 = await newPage('?backend=wasm&dtype=fp32');
     try {
       await modelReady(fp32.page);
-      assert.equal((await modelFacts(fp32.page)).dtype, 'fp32');
+      assert.equal((await modelFacts(fp32.page)).dtype, '32-bit floats (fp32)');
       await press(fp32.page, 'Step into');
       await prediction(fp32.page);
       assert.equal(await rawText(fp32.page), int8);

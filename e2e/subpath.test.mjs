@@ -75,7 +75,7 @@ describe('a sub-path deploy on a host without COOP/COEP headers', () => {
     assert.doesNotMatch(text, /not cross-origin isolated/);
     await page.locator('main[data-model="ready"]').waitFor({ timeout: LOAD_TIMEOUT });
     const backend = await page.getByRole('region', { name: 'Model', exact: true }).locator('dd[data-key="backend"]').textContent();
-    assert.match(backend ?? '', /^WASM, \d+ threads?$/);
+    assert.match(backend ?? '', /^your CPU \(WebAssembly\), \d+ threads?/);
     await press(page, 'Step over');
     const panel = page.getByRole('region', { name: 'Prediction', exact: true });
     await panel.locator('table.fields').waitFor({ timeout: PREDICT_TIMEOUT });

@@ -41,15 +41,15 @@ describe('the neural engine on WebGPU (SwiftShader)', () => {
     await openApp(page, `${server.url}?backend=webgpu&max-new-tokens=8`);
     const gpu = await firstPrediction(page);
     const facts = await modelFacts(page);
-    assert.equal(facts.backend, 'WebGPU');
-    assert.equal(facts.dtype, 'q4');
+    assert.equal(facts.backend, 'your GPU (WebGPU)');
+    assert.equal(facts.dtype, '4-bit integers (q4)');
 
     const ref = await browser.context.newPage();
     await openApp(ref, `${server.url}?backend=wasm&dtype=q4&max-new-tokens=8`);
     const cpu = await firstPrediction(ref);
     const refFacts = await modelFacts(ref);
-    assert.match(refFacts.backend, /^WASM/);
-    assert.equal(refFacts.dtype, 'q4');
+    assert.match(refFacts.backend, /WebAssembly/);
+    assert.equal(refFacts.dtype, '4-bit integers (q4)');
     assert.ok(cpu.length > 0);
     assert.equal(gpu, cpu);
     // onnxruntime's own warnings (node placement) come through console.error
@@ -61,7 +61,7 @@ describe('the neural engine on WebGPU (SwiftShader)', () => {
     const errors = watchErrors(page);
     await openApp(page, `${server.url}?backend=webgpu&max-new-tokens=8`);
     assert.ok((await firstPrediction(page)).length > 0);
-    assert.equal((await modelFacts(page)).backend, 'WebGPU');
+    assert.equal((await modelFacts(page)).backend, 'your GPU (WebGPU)');
 
     // The device is the one onnxruntime holds in the model worker: destroy it at its next command.
     const worker = page.workers().find((w) => /model\.worker/.test(w.url()));
@@ -77,7 +77,7 @@ describe('the neural engine on WebGPU (SwiftShader)', () => {
     const panel = page.getByRole('region', { name: 'Prediction', exact: true });
     await panel.getByText(/The GPU device was lost \(.+\): switched to WASM\./).waitFor({ timeout: PREDICT_TIMEOUT });
     await page.locator('main[data-model="ready"]').waitFor({ timeout: LOAD_TIMEOUT });
-    assert.match((await modelFacts(page)).backend, /^WASM/);
+    assert.match((await modelFacts(page)).backend, /WebAssembly/);
 
     // The session goes on: the next step is predicted on the CPU (the reload cleared the last one).
     await panel.locator('pre[data-raw]').waitFor({ state: 'detached', timeout: 5_000 });

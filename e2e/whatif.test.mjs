@@ -56,7 +56,7 @@ async function expectAlert(pattern) {
 
 /** The row of a local in the Variables panel. */
 function variableRow(name) {
-  return region('Variables').locator('tbody tr').filter({ has: page.locator('th', { hasText: new RegExp(`^${name}$`) }) });
+  return region('Variables').locator(`tbody tr[data-name="${name}"]`);
 }
 
 /** Double-clicks a local's value, types an expression and presses Enter (or `key`). */

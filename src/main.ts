@@ -10,9 +10,21 @@ import { Session } from './ui/session.svelte';
 const target = document.getElementById('app');
 if (!target) throw new Error('#app is missing from index.html');
 
+// Everything slow starts here, at once and before the page is drawn: the editor's code (Monaco),
+// Python (Pyodide, in its worker) and the model (in its worker). None waits for another; the
+// real engine never waits for the model.
+void import('./ui/monaco');
 const pwa = new Pwa();
 pwa.start();
-const stores = { session: new Session({ examples: EXAMPLES, link: browserLink() }), neural: new Neural(browserNeural()), pwa };
+const session = new Session({ examples: EXAMPLES, link: browserLink() });
+const neural = new Neural(browserNeural());
+session.debug.onEvent = (ev) => neural.onDebugger(ev);
+void session.start();
+// On few cores the model is built once Python's start is light (measured: a cold Python start
+// shared with the model's took 1.5–2.5 s longer on 2 cores); its files still download at once.
+const fewCores = (navigator.hardwareConcurrency ?? 2) <= 4;
+void neural.start((call) => session.debug.checkCall(call), fewCores ? session.debug.heavyStartDone() : undefined);
+const stores = { session, neural, pwa };
 // index.html shows a static skeleton of the page until the app is mounted in its place.
 target.textContent = '';
 export default mount(App, { target, context: storesContext(stores) });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareStates } from './compare';
-import { parseState } from './format';
+import { compareStates, diffLocals, explainLocals } from './compare';
+import { capValue, parseState } from './format';
 import type { DebugState } from './state';
 
 const real: DebugState = { event: 'line', line: 4, function: 'f', depth: 0, locals: { xs: '[1, 2]', s: '3' }, stdout: '' };
@@ -37,5 +37,19 @@ describe('compareStates', () => {
     const r: DebugState = { event: 'return', line: 2, function: 'f', depth: 0, locals: {}, value: `'${long}'`, stdout: '' };
     const capped = `'${long}'`.slice(0, 120) + '\u2026';
     expect(compareStates(r, parseState(`<|return_sep|>2<|src_sep|>return s<|value_sep|>${capped}`)).match).toBe(true);
+  });
+});
+
+describe('diffLocals and explainLocals', () => {
+  it('name the wrong, the missing and the made-up variables', () => {
+    const diff = diffLocals({ a: '1', b: '2', c: '3' }, { a: '1', b: '5', d: '0' });
+    expect(diff).toEqual({ wrong: [{ name: 'b', predicted: '5', real: '2' }], missing: [{ name: 'c', real: '3' }], extra: [{ name: 'd', predicted: '0' }] });
+    expect(explainLocals(diff)).toBe('Locals: b is 2, the model said 5; c (3) is missing; the model added d = 0.');
+    expect(explainLocals(diffLocals({ a: '1' }, { a: '1' }))).toBe('');
+  });
+
+  it('compares values as the format caps them', () => {
+    const long = 'x'.repeat(500);
+    expect(diffLocals({ s: long }, { s: capValue(long) }).wrong).toEqual([]);
   });
 });

@@ -22,7 +22,12 @@ function sameLocals(real: Record<string, string>, predicted: Record<string, stri
   return a.every((k) => predicted[k] === capValue(real[k]!));
 }
 
-export function compareStates(real: DebugState, predicted: ParseResult): StateComparison {
+/** How the real state was reached. Given, the event must also carry the right direction: a state the
+ * model marks as reached backwards (`inverse`) after a forward action is a wrong event, and the other
+ * way round. Left out (the CLI's evaluations), the direction is not scored. */
+export type ReachedBy = 'forward' | 'inverse';
+
+export function compareStates(real: DebugState, predicted: ParseResult, reachedBy?: ReachedBy): StateComparison {
   const fields: Partial<Record<FieldName, boolean>> = {};
   if ('unparseable' in predicted) {
     fields.event = false;
@@ -32,7 +37,7 @@ export function compareStates(real: DebugState, predicted: ParseResult): StateCo
     }
     return { match: false, fields, unparseable: predicted.unparseable };
   }
-  fields.event = real.event === predicted.event;
+  fields.event = real.event === predicted.event && (reachedBy === undefined || sameDirection(predicted, reachedBy));
   if (real.event === 'exit') {
     const status = real.status === 'timeout' ? 'budget' : real.status === 'call_error' || real.status === 'syntax_error' ? 'error' : real.status;
     fields.value = predicted.event === 'exit' && predicted.status === status;
@@ -45,4 +50,41 @@ export function compareStates(real: DebugState, predicted: ParseResult): StateCo
     }
   }
   return { match: Object.values(fields).every(Boolean), fields };
+}
+
+function sameDirection(predicted: Exclude<ParseResult, { unparseable: string }>, reachedBy: ReachedBy): boolean {
+  // The entry and the exit carry no direction in the format's words (§2): any action reaches them.
+  if (predicted.event === 'entry' || predicted.event === 'exit') return true;
+  return Boolean(predicted.inverse) === (reachedBy === 'inverse');
+}
+
+/** Which locals a prediction got wrong, left out, or made up; values compared as the format caps them. */
+export interface LocalsDiff {
+  wrong: Array<{ name: string; predicted: string; real: string }>;
+  missing: Array<{ name: string; real: string }>;
+  extra: Array<{ name: string; predicted: string }>;
+}
+
+export function diffLocals(real: Record<string, string>, predicted: Record<string, string> | undefined): LocalsDiff {
+  const diff: LocalsDiff = { wrong: [], missing: [], extra: [] };
+  const p = predicted ?? {};
+  for (const [name, value] of Object.entries(real)) {
+    const want = capValue(value);
+    if (!(name in p)) diff.missing.push({ name, real: want });
+    else if (p[name] !== want) diff.wrong.push({ name, predicted: p[name]!, real: want });
+  }
+  for (const [name, value] of Object.entries(p)) if (!(name in real)) diff.extra.push({ name, predicted: value });
+  return diff;
+}
+
+/** The diff in one sentence, naming each variable: `Locals: s is 3, the model said 4; n (2) is
+ * missing; the model added x = 1.` Empty when the locals match. */
+export function explainLocals(diff: LocalsDiff): string {
+  const parts = [
+    ...diff.wrong.map((w) => `${w.name} is ${w.real}, the model said ${w.predicted}`),
+    ...diff.missing.map((m) => `${m.name} (${m.real}) is missing`),
+    ...diff.extra.map((e) => `the model added ${e.name} = ${e.predicted}`),
+  ];
+  // Variable names keep their case: the sentence starts with a word of its own.
+  return parts.length === 0 ? '' : `Locals: ${parts.join('; ')}.`;
 }

@@ -28,6 +28,11 @@ export class PendingRequests<Answer> {
     return this.pending.has(id);
   }
 
+  /** The ids of the requests that wait now. */
+  ids(): number[] {
+    return [...this.pending.keys()];
+  }
+
   /** Settles request `id` with its answer; false (the answer dropped) when it no longer waits. */
   resolve(id: number, answer: Answer): boolean {
     const entry = this.take(id);

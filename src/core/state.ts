@@ -14,6 +14,10 @@ export interface EventState {
   stdout: string;
   /** What-if: the edits made at this stop (`locals` holds the values after them). */
   edits?: EditMark[];
+  /** len() of the locals the tracer cut (trace.md, "Values"). */
+  sizes?: Record<string, number>;
+  /** len() of `value` when the tracer cut it. */
+  valueSize?: number;
 }
 
 export interface EntryState {
@@ -53,6 +57,8 @@ export function eventState(rec: Recording, e: TraceEvent): EventState {
   if (e.value !== undefined) state.value = e.value;
   if (e.raising) state.raising = true;
   if (e.edits?.length) state.edits = e.edits;
+  if (e.sizes) state.sizes = e.sizes;
+  if (e.value_size !== undefined) state.valueSize = e.value_size;
   return state;
 }
 

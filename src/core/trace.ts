@@ -30,6 +30,10 @@ export interface TraceEvent {
   hit_error?: string;
   /** The recording's watch expressions evaluated in the frame, in their order. */
   watch?: WatchValue[];
+  /** len() of the locals whose repr was cut at the cap (str, bytes and builtin containers only). */
+  sizes?: Record<string, number>;
+  /** len() of `value` when its repr was cut, as for `sizes`. */
+  value_size?: number;
 }
 
 export interface EditMark {

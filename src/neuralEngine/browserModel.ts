@@ -64,6 +64,9 @@ export interface LoadOptions {
   /** Cap on the tokens of one predicted state (default the predictor's, 384). */
   maxNewTokens?: number | null;
   onProgress?: (loaded: number, total: number, file: string) => void;
+  /** Awaited after every file is fetched and before the model is built (the CPU-heavy part), so
+   * that the page can give the first seconds of a cold start to Python. */
+  gate?: Promise<void>;
 }
 
 export interface BrowserModel {
@@ -212,9 +215,17 @@ export async function loadBrowserModel(options: LoadOptions): Promise<BrowserMod
     if (err instanceof ModelLoadError && err.kind === 'missing') throw new ModelLoadError(`the model '${name}' is missing: ${err.message}`, 'missing');
     throw err;
   };
-  const config = parseJson<HfConfig>((await cachedBytes(cache, `${folder}config.json`).catch(missing)).bytes, `${name}/config.json`);
-  const tokenizerJson = parseJson<object>((await cachedBytes(cache, `${folder}tokenizer.json`).catch(missing)).bytes, `${name}/tokenizer.json`);
-  const tokenizerConfig = parseJson<object>((await cachedBytes(cache, `${folder}tokenizer_config.json`).catch(missing)).bytes, `${name}/tokenizer_config.json`);
+  // Every file, onnxruntime-web's code and the backend are fetched at once: a start waits for the
+  // slowest of them, not for their sum.
+  const picking = pickBackend(options.backend);
+  const ortLoading = picking.then((p) => importOrt(options.baseUrl, p.backend));
+  ortLoading.catch(() => undefined); // reported where it is awaited
+  const files = ['config.json', 'tokenizer.json', 'tokenizer_config.json'].map((f) => cachedBytes(cache, `${folder}${f}`));
+  for (const f of files) f.catch(() => undefined);
+  const [configBytes, tokenizerBytes, tokenizerConfigBytes] = (await Promise.all(files).catch(missing)) as Array<{ bytes: Uint8Array }>;
+  const config = parseJson<HfConfig>(configBytes!.bytes, `${name}/config.json`);
+  const tokenizerJson = parseJson<object>(tokenizerBytes!.bytes, `${name}/tokenizer.json`);
+  const tokenizerConfig = parseJson<object>(tokenizerConfigBytes!.bytes, `${name}/tokenizer_config.json`);
   let shape;
   try {
     shape = decoderShape(config);
@@ -222,7 +233,7 @@ export async function loadBrowserModel(options: LoadOptions): Promise<BrowserMod
     throw new ModelLoadError(`${name}/config.json: ${err instanceof Error ? err.message : String(err)}`, 'corrupt');
   }
 
-  const picked = await pickBackend(options.backend);
+  const picked = await picking;
   const backend = picked.backend;
   const notes: string[] = picked.note ? [picked.note] : [];
   let dtype: ModelDtype = options.dtype ?? index.dtypes?.[backend] ?? BACKEND_DTYPE[backend];
@@ -239,10 +250,14 @@ export async function loadBrowserModel(options: LoadOptions): Promise<BrowserMod
 
   let ort: Ort;
   try {
-    ort = await importOrt(options.baseUrl, backend);
+    ort = await ortLoading;
   } catch (err) {
     throw new ModelLoadError(`onnxruntime-web could not be loaded: ${err instanceof Error ? err.message : String(err)}`, 'backend');
   }
+  const held = performance.now();
+  await options.gate;
+  // The time held at the gate is the page's choice, not the model's loading.
+  const heldMs = performance.now() - held;
   let session: OrtModule.InferenceSession;
   try {
     session = await ort.InferenceSession.create(onnx.bytes, {
@@ -289,7 +304,7 @@ export async function loadBrowserModel(options: LoadOptions): Promise<BrowserMod
     bytes: onnx.bytes.length,
     backend,
     dtype,
-    loadMs: Math.round(performance.now() - started),
+    loadMs: Math.round(performance.now() - started - heldMs),
     threads: backend === 'wasm' ? ort.env.wasm.numThreads ?? 1 : 1,
     cached: onnx.cached,
   };

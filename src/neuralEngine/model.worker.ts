@@ -42,11 +42,21 @@ function result(p: Prediction): PredictionResult {
   };
 }
 
+/** Opens the gate a held load waits at before it builds the model. */
+let go: () => void = () => undefined;
+const released = new Promise<void>((resolve) => (go = resolve));
+
 scope.addEventListener('message', (ev: MessageEvent<ModelRequest>) => {
   const msg = ev.data;
+  if (msg.type === 'go') {
+    go();
+    return;
+  }
   if (msg.type === 'load') {
     if (model) return;
+    if (!msg.held) go();
     model = loadBrowserModel({
+      gate: released,
       baseUrl: msg.baseUrl,
       backend: msg.backend,
       model: msg.model,
@@ -89,7 +99,7 @@ async function drain(): Promise<void> {
 }
 
 async function handle(msg: ModelRequest): Promise<void> {
-  if (msg.type === 'load') return;
+  if (msg.type === 'load' || msg.type === 'go') return;
   if (!model) throw new Error('the model was not loaded');
   const m = await model;
   if (lost) throw new Error('the GPU device was lost');

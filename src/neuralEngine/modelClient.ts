@@ -33,7 +33,9 @@ export interface PredictionResult {
 }
 
 export type ModelRequest =
-  | { type: 'load'; baseUrl: string; backend: Backend | 'auto'; model: string | null; dtype: ModelDtype | null; maxNewTokens: number | null }
+  /** `held`: fetch everything, but build the model (CPU-heavy) only on `go`. */
+  | { type: 'load'; baseUrl: string; backend: Backend | 'auto'; model: string | null; dtype: ModelDtype | null; maxNewTokens: number | null; held?: boolean }
+  | { type: 'go' }
   | { type: 'begin'; id: number; epoch: number; recording: Recording; position: Position; breakpoints: number[] }
   | { type: 'step'; id: number; epoch: number; action: Action; breakpoints: number[]; accept: Accept; predict: boolean }
   | { type: 'sample'; id: number; epoch: number; position: Position; action: Action; k: number; temperature: number }
@@ -102,6 +104,7 @@ export class ModelClient {
     model: string | null = null,
     dtype: ModelDtype | null = null,
     maxNewTokens: number | null = null,
+    held = false,
   ): Promise<ModelInfo> {
     if (!this.loadPromise) {
       this.loadPromise = new Promise<ModelInfo>((resolve, reject) => {
@@ -109,9 +112,14 @@ export class ModelClient {
         this.rejectLoad = reject;
       });
       this.loadPromise.catch(() => undefined);
-      this.post({ type: 'load', baseUrl, backend, model, dtype, maxNewTokens });
+      this.post({ type: 'load', baseUrl, backend, model, dtype, maxNewTokens, held });
     }
     return this.loadPromise;
+  }
+
+  /** Lets a load made `held` build the model now. */
+  release(): void {
+    this.post({ type: 'go' });
   }
 
   /** Starts the model's history at a real state of a recording; older answers are dropped. */

@@ -18,6 +18,22 @@ describe('the real engine on bad input', () => {
     expect(rec.events).toEqual([]);
   });
 
+  it('gives the line of a failed import in the module run before the call', () => {
+    const rec = engine.record('def f():\n    return 1\n\nimport no_such_module\n', 'f()');
+    expect(rec.exit.status).toBe('error');
+    expect(rec.exit.message).toMatch(/No module named 'no_such_module'/);
+    expect(rec.exit.line).toBe(4);
+  });
+
+  it('says how long a value cut at the cap is (len() of builtin types only)', () => {
+    const rec = engine.record('def f():\n    s = "ab" * 5000\n    xs = list(range(3000))\n    return s\n', 'f()', { maxRepr: 1000 });
+    const last = rec.events[rec.events.length - 1]!;
+    expect(last.event).toBe('return');
+    expect(last.sizes).toEqual({ s: 10_000, xs: 3000 });
+    expect(last.value_size).toBe(10_000);
+    expect(rec.events[1]!.sizes).toBeUndefined();
+  });
+
   it('stops an infinite loop at the event budget', () => {
     const rec = engine.record('def f():\n    while True:\n        pass\n', 'f()', { maxEvents: 500 });
     expect(rec.exit.status).toBe('budget');

@@ -20,9 +20,14 @@ export type WorkerRequest =
   /** What-if watch on the neural side: `expr` evaluated on predicted locals (reprs), see values.py. */
   | { type: 'evaluate'; id: number; expr: string; locals: Record<string, string> };
 
+/** How far a worker's start has come: fetching Pyodide, restoring the interpreter saved by an
+ * earlier start (fast) or starting it afresh (the first visit), loading the tracer. */
+export type EngineStage = 'fetching' | 'restoring' | 'starting' | 'tracer';
+
 /** Messages from the worker to the main thread. */
 export type WorkerResponse =
-  | { type: 'ready'; loadMs: number; pythonVersion: string; interruptible: boolean }
+  | { type: 'stage'; stage: EngineStage }
+  | { type: 'ready'; loadMs: number; pythonVersion: string; interruptible: boolean; fromSnapshot?: boolean }
   | { type: 'recorded'; id: number; recording: Recording; elapsedMs: number }
   | { type: 'evaluated'; id: number; result: EvaluationResult }
   | { type: 'error'; id: number | null; message: string };
@@ -34,6 +39,8 @@ export interface EngineInfo {
   loadMs: number;
   pythonVersion: string;
   interruptible: boolean;
+  /** Python was restored from the memory snapshot of an earlier start. */
+  fromSnapshot?: boolean;
 }
 
 export interface ClientOptions {
@@ -43,6 +50,8 @@ export interface ClientOptions {
   terminateAfterMs?: number;
   /** Called when a new worker has loaded (after a restart too). */
   onReady?: (info: EngineInfo) => void;
+  /** Called as a worker's start goes on. */
+  onStage?: (stage: EngineStage) => void;
   /** Called when the worker itself fails (e.g. Pyodide cannot load). */
   onFatal?: (message: string) => void;
 }
@@ -139,6 +148,24 @@ export class EngineClient {
     return answer;
   }
 
+  /** The user's Stop: Python is interrupted at once (the run ends as a timeout, with what was
+   * recorded), and the worker is replaced if the runs pending now do not come back; without an
+   * interrupt buffer it is replaced at once. */
+  stop(): void {
+    const ids = this.requests.ids();
+    if (ids.length === 0) return;
+    const reason = new EngineError('Stopped: the Python engine was restarted.', 'stopped');
+    if (!this.interrupt) {
+      this.restart(reason);
+      return;
+    }
+    Atomics.store(this.interrupt, 0, 2);
+    const worker = this.worker;
+    setTimeout(() => {
+      if (this.worker === worker && ids.some((id) => this.requests.has(id))) this.restart(reason);
+    }, this.terminateAfterMs);
+  }
+
   /** Terminates the worker, fails every pending request and starts a fresh worker. */
   restart(reason: EngineError = new EngineError('The Python engine was restarted.', 'stopped')): void {
     this.worker.terminate();
@@ -180,11 +207,15 @@ export class EngineClient {
 
   private handle(msg: WorkerResponse): void {
     switch (msg.type) {
+      case 'stage':
+        this.options.onStage?.(msg.stage);
+        return;
       case 'ready': {
         const info: EngineInfo = {
           loadMs: msg.loadMs,
           pythonVersion: msg.pythonVersion,
           interruptible: msg.interruptible,
+          ...(msg.fromSnapshot ? { fromSnapshot: true } : {}),
         };
         this.resolveReady(info);
         this.options.onReady?.(info);

@@ -3,6 +3,10 @@
 // Protocol (types in ./client.ts): the main thread sends `init` once (with the interrupt buffer,
 // when the page is cross-origin isolated), then `record` and `evaluate` requests; the worker
 // answers `ready` once loaded, and `recorded`/`evaluated` or `error` for each request, echoing its id.
+//
+// A warm start skips Python's own start: after the first load the worker keeps a memory snapshot
+// of the interpreter with the tracer imported (Pyodide's makeMemorySnapshot) in the Cache API,
+// and the next load restores it instead of starting Python again (measured in `npm run bench:web`).
 
 import type { loadPyodide as LoadPyodide, PyodideInterface } from 'pyodide';
 import tracerSource from './tracer.py?raw';
@@ -38,27 +42,100 @@ interface Loaded {
   evaluateOnLocals: (expr: string, localsJson: string) => unknown;
 }
 
+/** The snapshot's cache, and the key that names what it holds: a new Pyodide, tracer or values
+ * module makes a new key (and the older snapshot is deleted). */
+const SNAPSHOT_CACHE = 'ndb-pyodide-snapshot';
+
+function fnv(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+/** Pyodide's snapshot options (underscored in its types: they are not its public API yet). */
+interface SnapshotOptions {
+  _makeSnapshot?: boolean;
+  _loadSnapshot?: Uint8Array;
+}
+
+type PyodideWithSnapshot = PyodideInterface & { makeMemorySnapshot?: () => Uint8Array };
+
+async function snapshotCache(): Promise<Cache | null> {
+  try {
+    return typeof caches === 'undefined' ? null : await caches.open(SNAPSHOT_CACHE);
+  } catch {
+    return null; // storage blocked: load without one
+  }
+}
+
+async function readSnapshot(cache: Cache | null, url: string): Promise<Uint8Array | null> {
+  try {
+    const hit = await cache?.match(url);
+    return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** This interpreter's memory, or null when it cannot be snapshotted. */
+function takeSnapshot(pyodide: PyodideWithSnapshot): Uint8Array | null {
+  try {
+    return pyodide.makeMemorySnapshot?.() ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps a snapshot for the next start, in place of any older one. */
+async function storeSnapshot(cache: Cache, url: string, bytes: Uint8Array): Promise<void> {
+  try {
+    for (const old of await cache.keys()) if (old.url !== url) await cache.delete(old);
+    await cache.put(url, new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'Content-Type': 'application/octet-stream' } }));
+  } catch {
+    // no room, or the interpreter cannot be snapshotted: the next start is a plain one
+  }
+}
+
 async function load(interruptBuffer: Uint8Array | null): Promise<Loaded> {
   const started = performance.now();
   const indexURL = pyodideIndexURL();
+  post({ type: 'stage', stage: 'fetching' });
   // Loaded at run time from the served copy, so that the JS and the wasm always match.
-  const mod = (await import(/* @vite-ignore */ `${indexURL}pyodide.mjs`)) as { loadPyodide: typeof LoadPyodide };
-  const pyodide: PyodideInterface = await mod.loadPyodide({
-    indexURL,
-    stdout: () => undefined,
-    stderr: () => undefined,
-  });
-  if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
+  const mod = (await import(/* @vite-ignore */ `${indexURL}pyodide.mjs`)) as { loadPyodide: typeof LoadPyodide; version: string };
+  const cache = await snapshotCache();
+  const snapshotUrl = `${indexURL}ndb-snapshot-${fnv(`${mod.version}\0${tracerSource}\0${valuesSource}`)}.bin`;
+  const snapshot = await readSnapshot(cache, snapshotUrl);
+  post({ type: 'stage', stage: snapshot ? 'restoring' : 'starting' });
+  const options = { indexURL, stdout: () => undefined, stderr: () => undefined };
+  let pyodide: PyodideWithSnapshot;
+  let fromSnapshot = false;
+  try {
+    pyodide = await mod.loadPyodide({ ...options, ...(snapshot ? { _loadSnapshot: snapshot } : { _makeSnapshot: true }) } as Parameters<typeof LoadPyodide>[0] & SnapshotOptions);
+    fromSnapshot = snapshot !== null;
+  } catch (err) {
+    if (!snapshot) throw err;
+    // A snapshot this Pyodide cannot restore: forget it, start Python the plain way.
+    await cache?.delete(snapshotUrl).catch(() => undefined);
+    pyodide = await mod.loadPyodide({ ...options, _makeSnapshot: true } as Parameters<typeof LoadPyodide>[0] & SnapshotOptions);
+  }
+  post({ type: 'stage', stage: 'tracer' });
   const real = await RealEngine.create(pyodide, tracerSource);
   installModule(pyodide, 'ndb_values', valuesSource);
   const values = pyodide.pyimport('ndb_values') as unknown as { evaluate_on_locals: Loaded['evaluateOnLocals'] };
   const version = pyodide.runPython('import sys; sys.version.split()[0]');
+  // Taken before the interrupt buffer is set (a snapshot holds no JavaScript objects) and before
+  // the first program runs, so that every start begins from the same clean interpreter.
+  const made = !fromSnapshot && cache ? takeSnapshot(pyodide) : null;
+  if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
   post({
     type: 'ready',
     loadMs: Math.round(performance.now() - started),
     pythonVersion: typeof version === 'string' ? version : '?',
     interruptible: interruptBuffer !== null,
+    fromSnapshot,
   });
+  // Stored while the first program runs: the write never delays the start.
+  if (made && cache) void storeSnapshot(cache, snapshotUrl, made);
   return { real, evaluateOnLocals: (expr, localsJson) => values.evaluate_on_locals(expr, localsJson) };
 }
 

@@ -134,6 +134,30 @@ def _object_fields(value: Any) -> list[tuple[str, Any]]:
     return fields
 
 
+def _user_line(exc: BaseException) -> int | None:
+    """The line of the program's own code where ``exc`` was raised (its innermost user frame)."""
+    line = None
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == USER_FILENAME:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+_SIZED = (str, bytes, bytearray, list, tuple, dict, set, frozenset)
+
+
+def _cut_size(value: Any, text: str) -> int | None:
+    """len() of a value whose repr was cut at the cap (or, for a container of more than 1,000
+    items, shortened by reprlib), for the builtin types whose len() runs no user code; None
+    otherwise. The UI says how long such a value really is."""
+    if type(value) not in _SIZED:
+        return None
+    shortened = not isinstance(value, (str, bytes, bytearray)) and len(value) > 1000
+    return len(value) if shortened or text.endswith(TRUNCATION_MARK) else None
+
+
 class _Reprer:
     def __init__(self, max_repr: int) -> None:
         self.max_repr = max_repr
@@ -275,6 +299,8 @@ class Recorder:
         self.unwinding: set[int] = set()
         self.stdout = _Capture()
         self.started = time.monotonic()
+        # len() of the locals cut by the last _locals() call (see _cut_size).
+        self.cut_sizes: dict[str, int] = {}
 
     def _frame_id(self, frame: types.FrameType) -> int:
         key = id(frame)
@@ -310,12 +336,16 @@ class Recorder:
 
     def _locals(self, frame: types.FrameType) -> dict[str, str]:
         out: dict[str, str] = {}
+        self.cut_sizes = {}
         for name, value in list(frame.f_locals.items()):
             if name.startswith("__") and name.endswith("__"):
                 continue
             if isinstance(value, types.ModuleType):
                 continue
             out[name] = self.repr(value)
+            size = _cut_size(value, out[name])
+            if size is not None:
+                self.cut_sizes[name] = size
         return out
 
     def _safe_locals(self, frame: types.FrameType) -> dict[str, str]:
@@ -324,6 +354,7 @@ class Recorder:
         except RecursionError:
             # Deep in a recursion the tracer itself can run out of stack: keep the event, lose
             # only its values.
+            self.cut_sizes = {}
             return {}
 
     def trace(self, frame: types.FrameType, event: str, arg: Any) -> Any:
@@ -364,6 +395,7 @@ class Recorder:
             "locals": self._safe_locals(frame),
             "out": self.stdout.size,
         }
+        sizes = self.cut_sizes
         if event == "line":
             self.unwinding.discard(fid)
             condition = self.conditions.get(frame.f_lineno)
@@ -383,10 +415,16 @@ class Recorder:
                 self.unwinding.discard(fid)
             else:
                 record["value"] = self.repr(arg)
+                value_size = _cut_size(arg, record["value"])
+                if value_size is not None:
+                    record["value_size"] = value_size
         edits = self.edits.get(len(self.events))
         if edits:
             record["edits"] = [self._apply_edit(frame, *edit) for edit in edits]
             record["locals"] = self._safe_locals(frame)
+            sizes = self.cut_sizes
+        if sizes:
+            record["sizes"] = sizes
         if self.watch:
             record["watch"] = [self._evaluate(frame, expr) for expr in self.watch]
         self.events.append(record)
@@ -522,6 +560,9 @@ def record(
                 _run_module(code, namespace)  # definitions run untraced
             except BaseException as exc:
                 result["exit"] = {"status": "error", "message": f"The module raised before the call: {_describe(exc)}"}
+                line = _user_line(exc)
+                if line is not None:
+                    result["exit"]["line"] = line  # e.g. a failed import: the editor marks it
                 return result
             recorder.stdout = _Capture()
             sys.stdout = recorder.stdout

@@ -4,6 +4,9 @@
 import type { LinkEnvironment } from './linkSync.svelte';
 import type { NeuralEnvironment } from './neural.svelte';
 
+/** The tab's own last link (sessionStorage lives as long as the tab, reloads included). */
+const OWN_HASH = 'ndb-own-hash';
+
 export function browserLink(): LinkEnvironment {
   return {
     hash: () => location.hash,
@@ -11,6 +14,22 @@ export function browserLink(): LinkEnvironment {
     onHashChange: (listener) => window.addEventListener('hashchange', listener),
     href: () => location.href,
     copy: (text) => navigator.clipboard.writeText(text),
+    ownHash: {
+      get: () => {
+        try {
+          return sessionStorage.getItem(OWN_HASH);
+        } catch {
+          return null; // storage blocked: every link asks
+        }
+      },
+      set: (hash) => {
+        try {
+          sessionStorage.setItem(OWN_HASH, hash);
+        } catch {
+          // storage blocked or full: a reload then asks, as for anyone's link
+        }
+      },
+    },
   };
 }
 
@@ -20,5 +39,6 @@ export function browserNeural(): NeuralEnvironment {
     query: location.search,
     baseUrl: new URL(import.meta.env.BASE_URL, location.href).href,
     requestAdapter: async () => (gpu ? gpu.requestAdapter() : null),
+    hasWebGpu: gpu !== undefined,
   };
 }

@@ -2,25 +2,42 @@
 // stands in it. Every move is reported as a DebuggerEvent (the neural engine follows the debugger
 // through them) and to `onMove` (the share link follows the position).
 
-import type { Action } from '../core/actions';
+import { isInverse, type Action } from '../core/actions';
 import { DebugSession } from '../core/debugSession';
 import type { BreakCondition } from '../core/navigator';
 import { changedLocals, stackAt, stateAt, type DebugState, type StackFrame } from '../core/state';
 import type { Position, Recording, WatchValue } from '../core/trace';
+import { tracebackOf, type TracebackEntry } from '../core/traceback';
 import { EditError, type Edit } from '../core/whatIf';
-import { EngineClient, EngineError, type EngineInfo, type EvaluationResult, type RecordOptions } from '../realEngine/client';
+import { EngineClient, EngineError, type EngineInfo, type EngineStage, type EvaluationResult, type RecordOptions } from '../realEngine/client';
 import type { Program } from './program.svelte';
 
 /** What a toolbar button does: a debugger action, or re-running the program. */
 export type Command = Action | { kind: 'restart' };
 
+export type CommandKind = Command['kind'];
+
+/** The toolbar's commands, in its order. */
+const TOOLBAR: readonly Command[] = [
+  { kind: 'step_into' },
+  { kind: 'step_over' },
+  { kind: 'step_return' },
+  { kind: 'continue' },
+  { kind: 'inv_step_into' },
+  { kind: 'inv_step_over' },
+  { kind: 'inv_step_call' },
+  { kind: 'restart' },
+];
+
 export type EngineStatus = 'loading' | 'ready' | 'failed';
 
-/** What the debugger asks of the Python engine: EngineClient, or a test's stand-in. */
-export type RealEngine = Pick<EngineClient, 'ready' | 'record' | 'evaluate'>;
+/** What the debugger asks of the Python engine: EngineClient, or a test's stand-in (which may
+ * not know how to stop). */
+export type RealEngine = Pick<EngineClient, 'ready' | 'record' | 'evaluate'> & Partial<Pick<EngineClient, 'stop'>>;
 
-/** Makes the engine; it calls `onReady` whenever a worker has loaded (after a restart too). */
-export type ConnectEngine = (onReady: (info: EngineInfo) => void) => RealEngine;
+/** Makes the engine; it calls `onReady` whenever a worker has loaded (after a restart too), and
+ * `onStage` as a worker's start goes on. */
+export type ConnectEngine = (onReady: (info: EngineInfo) => void, onStage: (stage: EngineStage) => void) => RealEngine;
 
 export const RECORD_OPTIONS = { maxEvents: 10_000, maxRepr: 1_000, timeLimit: 8 } as const;
 
@@ -41,15 +58,28 @@ export interface WatchRow {
   real: WatchValue | null;
 }
 
-export interface SyntaxMarker {
+/** A line the editor marks as the reason a run failed: a syntax error, or the line an uncaught
+ * exception (or a failed import) was raised at. */
+export interface ErrorMarker {
   line: number;
   column: number;
   message: string;
+  kind: 'syntax' | 'exception';
+}
+
+/** A caller's frame shown in place of the current one (the Call stack was clicked). */
+export interface FrameView {
+  frame: number;
+  function: string;
+  line: number;
+  locals: Record<string, string>;
 }
 
 export class Debugger {
   engine = $state<EngineStatus>('loading');
   engineInfo = $state.raw<EngineInfo | null>(null);
+  /** How far Python's start has come (while `engine` is 'loading'). */
+  loadStage = $state<EngineStage | null>(null);
   busy = $state(false);
   /** An engine failure, shown in the status line until the next recording. */
   error = $state<string | null>(null);
@@ -64,6 +94,13 @@ export class Debugger {
   private recordedCall = $state<string | null>(null);
   /** The watch expressions the current recording was made with (event.watch follows them). */
   private recordedWatch = $state.raw<string[]>([]);
+  /** The program (code and call) whose run was stopped by restarting Python: it runs again only
+   * when the user asks (Restart), never by a step. */
+  private halted = $state.raw<{ source: string; call: string; by: 'user' | 'limit' } | null>(null);
+  /** The user pressed Stop during the current run. */
+  private stopRequested = false;
+  /** The frame picked in the Call stack (null: the current frame). */
+  selectedFrame = $state<number | null>(null);
 
   /** Told of every move (the neural engine follows the debugger through this). */
   onEvent: ((ev: DebuggerEvent) => void) | null = null;
@@ -103,10 +140,55 @@ export class Debugger {
     });
   });
 
-  readonly syntaxMarker = $derived.by<SyntaxMarker | null>(() => {
+  /** The traceback of a run that ended with an uncaught exception (outermost frame first). */
+  readonly traceback = $derived<TracebackEntry[]>(this.recording ? tracebackOf(this.recording) : []);
+
+  readonly errorMarker = $derived.by<ErrorMarker | null>(() => {
     const exit = this.recording?.exit;
-    if (!exit || exit.status !== 'syntax_error') return null;
-    return { line: exit.line ?? 1, column: exit.column ?? 1, message: exit.message ?? 'SyntaxError' };
+    if (!exit) return null;
+    if (exit.status === 'syntax_error') return { line: exit.line ?? 1, column: exit.column ?? 1, message: exit.message ?? 'SyntaxError', kind: 'syntax' };
+    const message = exit.message ?? exit.exc_type ?? 'exception';
+    if (exit.status === 'error' && exit.line !== undefined) return { line: exit.line, column: 1, message, kind: 'exception' };
+    const raisedAt = this.traceback[this.traceback.length - 1];
+    if (exit.status === 'exception' && raisedAt) return { line: raisedAt.line, column: 1, message, kind: 'exception' };
+    return null;
+  });
+
+  /** The frame picked in the Call stack, when it is not the current one: its line and its locals
+   * as they were when it last ran (at its call of the frame above it). */
+  readonly frameView = $derived.by<FrameView | null>(() => {
+    const rec = this.recording;
+    const picked = this.selectedFrame;
+    if (!rec || picked === null) return null;
+    const frames = this.stack;
+    const at = frames.findIndex((f) => f.frame === picked);
+    if (at < 0 || at === frames.length - 1) return null;
+    for (let j = Math.min(this.position, rec.events.length - 1); j >= 0; j--) {
+      const e = rec.events[j]!;
+      if (e.frame === picked) return { frame: picked, function: e.function, line: frames[at]!.line, locals: e.locals };
+    }
+    return null;
+  });
+
+  /** Who stopped the run of this program by restarting Python (null: it was not): steps wait for
+   * Restart, the user's decision to run it again. */
+  readonly haltedBy = $derived.by<'user' | 'limit' | null>(() =>
+    this.halted !== null && this.halted.source === this.program.source && this.halted.call === this.program.call ? this.halted.by : null,
+  );
+
+  /** Whether each toolbar command would do something now: a button that would not is disabled
+   * (and a key that asks for it does nothing), so that nothing is scored where nothing moved. */
+  readonly available = $derived.by<Record<CommandKind, boolean>>(() => {
+    // Read for their changes: the answer depends on them through the session.
+    void this.recording;
+    void this.position;
+    void this.edits;
+    void this.program.breakpoints;
+    const out = {} as Record<CommandKind, boolean>;
+    for (const c of TOOLBAR) out[c.kind] = this.canDo(c);
+    // Run to line: where Continue can go (Session.run asks canDo for the line itself).
+    out.breakpoint = out.continue;
+    return out;
   });
 
   /** The line the editor highlights, with the kind of stop. */
@@ -121,9 +203,43 @@ export class Debugger {
     return this.active;
   }
 
+  /** Whether `command` would do something now: run the program (Restart, or a step after the code
+   * changed), or move the debugger. */
+  canDo(command: Command): boolean {
+    if (this.engine !== 'ready' || this.busy) return false;
+    if (command.kind === 'restart') return true;
+    const debug = this.active;
+    if (this.dirty || !debug) {
+      // A step records the changed program first and then stands at its first event.
+      return !isInverse(command) && this.haltedBy === null && this.program.source.trim() !== '';
+    }
+    // A run that recorded nothing (a syntax error, a bad call) has nowhere to go.
+    if (debug.recording.events.length === 0) return false;
+    const fork = debug.fork();
+    this.syncBreakpoints(fork);
+    const from = fork.position;
+    const recording = fork.recording;
+    return fork.apply(command) !== from || fork.recording !== recording;
+  }
+
+  /** The user's Stop while Python runs. */
+  stop(): void {
+    if (!this.busy) return;
+    this.stopRequested = true;
+    this.client?.stop?.();
+  }
+
+  /** Shows a caller's frame (its line and locals), or with null the current one again. */
+  selectFrame(frame: number | null): void {
+    this.selectedFrame = frame;
+  }
+
   /** Starts the Python engine; resolves false (with the message shown) when it cannot load. */
-  async start(connect: ConnectEngine = (onReady) => new EngineClient({ onReady })): Promise<boolean> {
-    const client = connect((info) => this.onEngineReady(info));
+  async start(connect: ConnectEngine = (onReady, onStage) => new EngineClient({ onReady, onStage })): Promise<boolean> {
+    const client = connect(
+      (info) => this.onEngineReady(info),
+      (stage) => this.onStage(stage),
+    );
     this.client = client;
     try {
       await client.ready;
@@ -146,7 +262,22 @@ export class Debugger {
     }
   }
 
+  private light: (() => void) | null = null;
+  private readonly lightStart = new Promise<void>((resolve) => (this.light = resolve));
+
+  /** Settles once Python's start is no longer heavy on the CPU: it restores a saved interpreter,
+   * or it is ready (or failed). The model waits for this before it builds (main.ts). */
+  heavyStartDone(): Promise<unknown> {
+    return Promise.race([this.lightStart, this.waitForEngine()]);
+  }
+
+  private onStage(stage: EngineStage): void {
+    this.loadStage = stage;
+    if (stage === 'restoring') this.light?.();
+  }
+
   private onEngineReady(info: EngineInfo): void {
+    this.loadStage = null;
     // For `npm run bench:web`: the time from navigation to the first usable real engine.
     if (performance.getEntriesByName('ndb:engine-ready').length === 0) performance.mark('ndb:engine-ready');
     this.engineInfo = info;
@@ -162,9 +293,11 @@ export class Debugger {
     const call = this.program.call;
     this.busy = true;
     this.error = null;
+    this.stopRequested = false;
+    this.halted = null;
     try {
       const { options, watch } = this.recordOptions([]);
-      const rec = await client.record(source, call, options);
+      const rec = this.stoppedByUser(await client.record(source, call, options));
       if (!wanted()) return false;
       this.recordedSource = source;
       this.recordedCall = call;
@@ -185,6 +318,7 @@ export class Debugger {
       this.emit({ kind: 'cleared' });
       this.error =
         err instanceof EngineError ? err.message : `Something went wrong: ${err instanceof Error ? err.message : String(err)}`;
+      if (err instanceof EngineError && err.kind === 'stopped') this.halted = { source, call, by: this.stopRequested ? 'user' : 'limit' };
       this.noteStopped(err);
       return false;
     } finally {
@@ -213,7 +347,12 @@ export class Debugger {
     if (!debug) return;
     this.syncBreakpoints(debug);
     // Stepping back to before an edit returns to the recording it was made in.
+    const from = debug.position;
+    const recording = debug.recording;
     const pos = debug.apply(command);
+    // Nothing moved (a forward step at the exit, a step back at the entry): nothing to report,
+    // so nothing is scored.
+    if (pos === from && debug.recording === recording) return;
     this.adopt(debug);
     this.moveTo(pos);
     if (this.recording) this.emit({ kind: 'action', recording: this.recording, action: command, position: this.position, breakpoints: [...this.program.breakpoints] });
@@ -327,6 +466,12 @@ export class Debugger {
     return this.client.record(this.recordedSource ?? this.program.source, call, { ...RECORD_OPTIONS, maxEvents: 20_000, timeLimit: 5 });
   }
 
+  /** A run the user stopped (Python interrupted) ends as a timeout: say who stopped it. */
+  private stoppedByUser(rec: Recording): Recording {
+    if (!this.stopRequested || rec.exit.status !== 'timeout') return rec;
+    return { ...rec, exit: { ...rec.exit, message: 'Stopped as you asked' } };
+  }
+
   /** Breakpoints set while stopped behave as pdb's `break`: see Navigator.addBreakpoint. */
   private syncBreakpoints(debug: DebugSession): void {
     const nav = debug.navigator;
@@ -375,6 +520,7 @@ export class Debugger {
     if (this.visited.length > 1000) this.visited.splice(0, this.visited.length - 1000);
     this.compareWith = compare;
     this.position = pos;
+    this.selectedFrame = null;
     this.onMove?.();
   }
 

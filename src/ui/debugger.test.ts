@@ -38,6 +38,11 @@ class StandInEngine implements RealEngine {
     const a = this.answers[i]!;
     a.resolve(recording(a.source));
   }
+  /** Answers with a run that recorded no event and ended with `exit`. */
+  answerWith(i: number, exit: Recording['exit']): void {
+    const a = this.answers[i]!;
+    a.resolve({ ...recording(a.source), events: [], exit });
+  }
   fail(i: number, message: string): void {
     this.answers[i]!.reject(new Error(message));
   }
@@ -101,5 +106,52 @@ describe('Debugger.record', () => {
     expect(await current).toBe(false);
     expect(debug.error).toBe('Something went wrong: boom');
     expect(events.map((e) => e.kind)).toEqual(['cleared']);
+  });
+});
+
+describe('buttons that would do nothing', () => {
+  it('are disabled at the entry and at the end, and a press there reports nothing (nothing is scored)', async () => {
+    const { debug, engine, events } = await started();
+    const done = debug.record();
+    engine.answer(0);
+    await done;
+    // At the first event: back to the entry works, forward works.
+    expect(debug.available.step_into).toBe(true);
+    expect(debug.available.inv_step_into).toBe(true);
+    await debug.run({ kind: 'inv_step_into' });
+    expect(debug.position).toBe(-1);
+    expect(debug.available.inv_step_into).toBe(false);
+    expect(debug.available.inv_step_over).toBe(false);
+    expect(debug.available.inv_step_call).toBe(false);
+    const before = events.length;
+    await debug.run({ kind: 'inv_step_into' });
+    expect(events.length).toBe(before);
+    await debug.run({ kind: 'continue' });
+    expect(debug.state?.event).toBe('exit');
+    for (const kind of ['step_into', 'step_over', 'step_return', 'continue'] as const) expect(debug.available[kind], kind).toBe(false);
+    expect(debug.available.restart).toBe(true);
+    const atEnd = events.length;
+    await debug.run({ kind: 'step_into' });
+    await debug.run({ kind: 'continue' });
+    expect(events.length).toBe(atEnd);
+  });
+
+  it('lets the steps run a changed program, but never steps back into an old one', async () => {
+    const { debug, engine, program } = await started();
+    const done = debug.record();
+    engine.answer(0);
+    await done;
+    program.source = 'def f():\n    return 1\n';
+    expect(debug.available.step_into).toBe(true);
+    expect(debug.available.inv_step_into).toBe(false);
+  });
+
+  it('leaves only Restart after a run that could not start', async () => {
+    const { debug, engine } = await started();
+    const done = debug.record();
+    engine.answerWith(0, { status: 'syntax_error', message: 'SyntaxError: invalid syntax (line 2)', line: 2, column: 5 });
+    await done;
+    expect(Object.entries(debug.available).filter(([, on]) => on).map(([k]) => k)).toEqual(['restart']);
+    expect(debug.errorMarker).toMatchObject({ line: 2, column: 5, kind: 'syntax' });
   });
 });

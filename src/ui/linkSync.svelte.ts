@@ -22,6 +22,9 @@ export interface LinkEnvironment {
   /** The page's URL, hash included. */
   href(): string;
   copy(text: string): Promise<void>;
+  /** The hash this tab last wrote, kept across a reload of the tab: opening it again shows the
+   * user's own code, which runs without asking. */
+  ownHash?: { get(): string | null; set(hash: string): void };
 }
 
 /** The recording a restore made: the link's edits and position are applied to it, unless another
@@ -113,7 +116,8 @@ export class LinkSync {
     // A gallery example, call included, is the app's own code: it may run without asking, unless
     // the link adds Python of its own (conditions, watches, edits).
     const addsPython = Object.keys(shared.conditions).length + shared.watches.length + shared.edits.length > 0;
-    this.sharedPending = !example || addsPython;
+    const own = this.env.ownHash?.get() === hash;
+    this.sharedPending = !own && (!example || addsPython);
     if (!this.sharedPending && this.host.engineReady) void this.restore();
     return true;
   }
@@ -191,5 +195,6 @@ export class LinkSync {
     if (seq !== this.hashSeq || hash === this.env.hash()) return;
     this.lastHash = hash;
     this.env.replaceHash(hash);
+    this.env.ownHash?.set(hash);
   }
 }

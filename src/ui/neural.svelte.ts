@@ -2,7 +2,7 @@
 // states, the running scores, "Guess inputs" and the "Predict first" teaching mode. The debugger
 // (debugger.svelte.ts) tells it what it did; it never blocks the real engine.
 
-import type { Action } from '../core/actions';
+import { isInverse, type Action } from '../core/actions';
 import { compareStates, type StateComparison } from '../core/compare';
 import { EvalStats, type ActionTally } from '../core/evalStats';
 import type { ParseResult } from '../core/format';
@@ -62,6 +62,8 @@ export interface NeuralEnvironment {
   baseUrl: string;
   /** A WebGPU adapter, if the browser offers one. */
   requestAdapter(): Promise<unknown>;
+  /** Whether the browser has WebGPU at all (an adapter may still be refused). */
+  hasWebGpu?: boolean;
 }
 
 /** The URL's query picks the backend, the model, the dtype and a cap on the tokens of a state
@@ -109,11 +111,16 @@ export class Neural {
   mode = $state<Mode>('compare');
   backend = $state<Backend>('wasm');
   webgpuAvailable = $state(false);
+  /** Why the GPU cannot be used, in words (null while unknown or when it can). */
+  webgpuReason = $state<string | null>(null);
 
   prediction = $state.raw<ShownPrediction | null>(null);
   predicting = $state(false);
-  /** Scores per action kind over this page's session, in the order the kinds were first seen. */
+  /** Scores per action kind over this run of the program (a new program or Restart starts them
+   * again), in the order the kinds were first seen. */
   scores = $state.raw<ActionTally[]>([]);
+  /** The call (or "the module") the scores belong to. */
+  scoredRun = $state<string>('');
   totalTokens = $state(0);
   totalMs = $state(0);
   states = $state(0);
@@ -129,13 +136,15 @@ export class Neural {
   guessNote = $state<string | null>(null);
 
   private client: ModelClient | null = null;
+  /** What the first load waits for before it builds the model (see start). */
+  private firstGate: Promise<unknown> | null = null;
   private generation = 0;
   private recording: Recording | null = null;
   private position: Position = 0;
   private breakpoints: number[] = [];
   private readonly env: NeuralEnvironment;
   private readonly options: ReturnType<typeof queryOptions>;
-  private readonly stats = new EvalStats();
+  private stats = new EvalStats();
   private checkCall: CheckCall | null = null;
   /** Bumped whenever the model's history starts again (a recording, a jump, a mode): an answer
    * for an older history is dropped. */
@@ -166,22 +175,40 @@ export class Neural {
     return p.state.line > 0 ? p.state.line : null;
   });
 
-  /** Starts loading the model; the real engine does not wait for it. */
-  async start(checkCall: CheckCall): Promise<void> {
+  /** Starts loading the model; the real engine does not wait for it. With `first`, the model's
+   * files download at once but the model is built only once `first` settles (Python ready):
+   * on a cold start the two would share the same cores. */
+  async start(checkCall: CheckCall, first?: Promise<unknown>): Promise<void> {
     this.checkCall = checkCall;
+    this.firstGate = first ?? null;
     if (this.options.off) {
       this.status = 'off';
       this.error = 'The model is turned off (?model=none): real-only mode.';
       this.mode = 'real';
       return;
     }
+    const adapter = this.queryWebGpu();
+    // A backend named in the URL loads at once; the GPU is asked about meanwhile (for the select).
+    if (this.options.backend !== 'auto') {
+      await Promise.all([adapter, this.load(this.options.backend)]);
+      return;
+    }
+    await adapter;
+    await this.load(this.webgpuAvailable ? 'webgpu' : 'wasm');
+  }
+
+  private async queryWebGpu(): Promise<void> {
     try {
       this.webgpuAvailable = Boolean(await this.env.requestAdapter());
     } catch {
       this.webgpuAvailable = false;
     }
-    const wanted = this.options.backend === 'auto' ? (this.webgpuAvailable ? 'webgpu' : 'wasm') : this.options.backend;
-    await this.load(wanted);
+    if (!this.webgpuAvailable) {
+      this.webgpuReason =
+        this.env.hasWebGpu === false
+          ? 'this browser does not offer WebGPU'
+          : 'the browser offered no GPU adapter (no usable GPU, or WebGPU is turned off)';
+    }
   }
 
   /** The "Backend" select: a fresh worker on the other backend. */
@@ -229,7 +256,10 @@ export class Neural {
     });
     this.client = client;
     try {
-      const info = await client.load(this.env.baseUrl, backend, this.options.model, this.options.dtype, this.options.maxNewTokens);
+      const gate = this.firstGate;
+      this.firstGate = null;
+      if (gate) void gate.finally(() => client.release());
+      const info = await client.load(this.env.baseUrl, backend, this.options.model, this.options.dtype, this.options.maxNewTokens, gate !== null);
       if (gen !== this.generation) return;
       this.info = info;
       this.backend = info.backend;
@@ -271,6 +301,7 @@ export class Neural {
       return;
     }
     const fresh = ev.recording !== this.recording;
+    if (ev.kind === 'recorded') this.resetScores(ev.recording);
     this.recording = ev.recording;
     this.breakpoints = ev.breakpoints;
     const from = this.position;
@@ -283,6 +314,17 @@ export class Neural {
     this.candidates = [];
     this.guessNote = null;
     void this.begin();
+  }
+
+  /** Scores belong to one run of one program: a new recording (a new program, Restart, a link)
+   * starts them again. What-if edits keep them: they go on from a stop of the same run. */
+  private resetScores(rec: Recording): void {
+    this.stats = new EvalStats();
+    this.scores = [];
+    this.scoredRun = rec.call.trim() !== '' ? rec.call.trim() : 'the module';
+    this.learnerScore = { n: 0, line: 0, value: 0 };
+    this.modelScore = { n: 0, line: 0, value: 0 };
+    this.reveal = null;
   }
 
   private async begin(): Promise<void> {
@@ -350,7 +392,7 @@ export class Neural {
   private stepSeq = 0;
 
   private show(p: PredictionResult, real: DebugState): void {
-    const comparison = compareStates(real, p.state);
+    const comparison = compareStates(real, p.state, isInverse(p.action) ? 'inverse' : 'forward');
     if (performance.getEntriesByName('ndb:first-prediction').length === 0) performance.mark('ndb:first-prediction');
     this.prediction = { action: p.action, state: p.state, text: p.text, real, comparison, ms: p.ms, newTokens: p.newTokens, prefillTokens: p.prefillTokens };
     this.stats.add(p.action, comparison);

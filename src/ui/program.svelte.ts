@@ -36,9 +36,24 @@ export class Program {
     this.exampleId = ex.id;
     this.source = ex.source;
     this.call = ex.call;
+    this.forgetLines();
+    return true;
+  }
+
+  /** A new program: breakpoints, conditions and watches belonged to the old one. */
+  forgetLines(): void {
     this.breakpoints = [];
     this.conditions = {};
-    return true;
+    this.watches = [];
+  }
+
+  /** Whether a breakpoint can go on `line`: it holds code (not blank, not only a comment), as pdb
+   * refuses a breakpoint on a blank or comment line. */
+  isCodeLine(line: number): boolean {
+    const text = this.source.split('\n')[line - 1];
+    if (text === undefined) return false;
+    const t = text.trim();
+    return t !== '' && !t.startsWith('#');
   }
 
   /** False when the text is the same (the editor reports its own echo). */
@@ -53,8 +68,10 @@ export class Program {
     this.call = text;
   }
 
-  /** Returns the lines whose conditions went with their breakpoint. */
-  toggleBreakpoint(line: number): number[] {
+  /** Returns the lines whose conditions went with their breakpoint, or null when `line` holds no
+   * code (nothing changes then). */
+  toggleBreakpoint(line: number): number[] | null {
+    if (!this.breakpoints.includes(line) && !this.isCodeLine(line)) return null;
     this.breakpoints = this.breakpoints.includes(line)
       ? this.breakpoints.filter((l) => l !== line)
       : [...this.breakpoints, line].sort((a, b) => a - b);

@@ -6,7 +6,7 @@
 
 import type { BreakCondition } from '../core/navigator';
 import type { EvaluationResult } from '../realEngine/client';
-import { Debugger, type Command, type ConnectEngine } from './debugger.svelte';
+import { Debugger, type Command, type CommandKind, type ConnectEngine } from './debugger.svelte';
 import type { Example } from './examples';
 import { LinkSync, type LinkEnvironment, type LinkHost } from './linkSync.svelte';
 import { Program } from './program.svelte';
@@ -36,6 +36,19 @@ export class Session {
   /** The debugger takes actions: Python is ready, nothing runs, no link waits for consent. */
   readonly canAct = $derived.by(() => this.debug.engine === 'ready' && !this.debug.busy && !this.link.sharedPending);
 
+  /** Per toolbar command: whether its button is enabled (it would do something now). */
+  readonly enabled = $derived.by<Record<CommandKind, boolean>>(() => {
+    const can = this.canAct;
+    const available = this.debug.available;
+    const out = {} as Record<CommandKind, boolean>;
+    for (const kind of Object.keys(available) as CommandKind[]) out[kind] = can && available[kind];
+    return out;
+  });
+
+  /** A short message about the user's last request that could not be done (a breakpoint on a
+   * blank line); cleared by the next command. */
+  hint = $state<string | null>(null);
+
   private readonly statusInput = $derived.by<StatusInput>(() => ({
     engine: this.debug.engine,
     error: this.debug.error,
@@ -48,6 +61,8 @@ export class Session {
     interruptible: this.debug.engineInfo?.interruptible ?? null,
     edits: this.debug.edits,
     breakpoints: this.program.breakpoints,
+    halted: this.debug.haltedBy,
+    loadStage: this.debug.loadStage,
   }));
   readonly statusText = $derived(statusText(this.statusInput));
   readonly statusNote = $derived(statusNote(this.statusInput));
@@ -64,14 +79,19 @@ export class Session {
 
   selectExample(id: string, run = true): void {
     if (!this.program.selectExample(id)) return;
+    this.hint = null;
     this.link.sharedPending = false;
     this.debug.error = null;
     this.link.schedule();
     if (run && this.debug.engine === 'ready') void this.debug.record();
   }
 
-  setSource(text: string): void {
-    if (this.program.setSource(text)) this.link.schedule();
+  /** The editor's text changed; `replacedAll`: the whole program was replaced (select all and
+   * paste or type), so its breakpoints and watches, which belonged to the old one, go. */
+  setSource(text: string, replacedAll = false): void {
+    if (!this.program.setSource(text)) return;
+    if (replacedAll) this.program.forgetLines();
+    this.link.schedule();
   }
 
   setCall(text: string): void {
@@ -80,7 +100,13 @@ export class Session {
   }
 
   toggleBreakpoint(line: number): void {
-    this.dropConditions(this.program.toggleBreakpoint(line));
+    const dropped = this.program.toggleBreakpoint(line);
+    if (dropped === null) {
+      this.hint = `Line ${line} holds no code: a breakpoint goes on a line that runs.`;
+      return;
+    }
+    this.hint = null;
+    this.dropConditions(dropped);
     this.link.schedule();
   }
 
@@ -94,9 +120,15 @@ export class Session {
 
   /** A toolbar button, a key or the editor's "Run to line". */
   async run(command: Command): Promise<void> {
-    if (!this.canAct) return;
+    if (!this.canAct || !this.debug.canDo(command)) return;
     this.whatIf.error = null;
+    this.hint = null;
     await this.debug.run(command);
+  }
+
+  /** Stop: ends the run in progress (Python is interrupted, or restarted). */
+  stop(): void {
+    this.debug.stop();
   }
 
   /** The timeline: any position, as if stepped there. */

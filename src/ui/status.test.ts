@@ -51,7 +51,7 @@ describe('statusText', () => {
     // A failure while the worker is being replaced says so.
     expect(statusText({ ...at(rec, 1), engine: 'loading', error: 'Stopped.' })).toBe('Stopped. Restarting Python…');
     expect(statusText({ ...at(rec, 1), error: 'Stopped.' })).toBe('Stopped.');
-    expect(statusText({ ...at(rec, 1), busy: true, sharedPending: true })).toBe('Running the program…');
+    expect(statusText({ ...at(rec, 1), busy: true, sharedPending: true })).toBe('Running the program… (Stop ends it)');
     expect(statusText({ ...idle, sharedPending: true })).toMatch(/^Shared code is shown but has not run/);
     expect(statusText(idle)).toBe('Press Step into to start.');
   });
@@ -101,5 +101,22 @@ describe('statusKind', () => {
     expect(statusKind(at(rec, 3, { busy: true }))).toBe('info');
     expect(statusKind(at(rec, 1, { error: 'Stopped.' }))).toBe('error');
     expect(statusKind({ ...idle, engine: 'failed' })).toBe('error');
+  });
+});
+
+describe('a run stopped by restarting Python', () => {
+  it('says who stopped it and that Restart runs it again, once Python is back', () => {
+    expect(statusText({ ...idle, halted: 'user', engine: 'loading' })).toBe('Stopped as you asked: Python was restarted. Restarting Python…');
+    expect(statusText({ ...idle, halted: 'user' })).toBe('Stopped as you asked: Python was restarted. Press Restart to run the program again.');
+    const error = 'The program did not stop when asked to, so the Python engine was restarted.';
+    expect(statusText({ ...idle, halted: 'limit', error })).toBe(`${error} Press Restart to run the program again.`);
+  });
+});
+
+describe('Python loading', () => {
+  it('says how far the start has come', () => {
+    expect(statusText({ ...idle, engine: 'loading', loadStage: 'restoring' })).toBe('Loading Python (Pyodide): restoring the interpreter saved on your last visit…');
+    expect(statusText({ ...idle, engine: 'loading', loadStage: 'starting' })).toMatch(/first visit takes longest/);
+    expect(statusText({ ...idle, engine: 'loading', loadStage: null })).toBe('Loading Python (Pyodide)…');
   });
 });

@@ -4,6 +4,7 @@
 import type { DebugState } from '../core/state';
 import type { ExitInfo, Position, Recording } from '../core/trace';
 import type { Edit } from '../core/whatIf';
+import type { EngineStage } from '../realEngine/client';
 
 export function describeStop(rec: Recording, state: DebugState): string {
   switch (state.event) {
@@ -83,16 +84,32 @@ export interface StatusInput {
   interruptible: boolean | null;
   edits: readonly Edit[];
   breakpoints: readonly number[];
+  /** The run of the program shown was stopped by restarting Python: by the user's Stop, or
+   * because it did not stop at its time limit (null: it was not). */
+  halted?: 'user' | 'limit' | null;
+  /** How far Python's start has come, while it loads. */
+  loadStage?: EngineStage | null;
 }
+
+const STAGES: Record<EngineStage, string> = {
+  fetching: 'Loading Python (Pyodide): fetching it…',
+  restoring: 'Loading Python (Pyodide): restoring the interpreter saved on your last visit…',
+  starting: 'Loading Python (Pyodide): starting the interpreter (the first visit takes longest)…',
+  tracer: 'Loading Python (Pyodide): loading the tracer…',
+};
 
 export type StatusKind = 'info' | 'error' | 'done';
 
 /** The status line's main text. */
 export function statusText(s: StatusInput): string {
   if (s.engine === 'failed') return s.error ?? 'The Python engine could not be loaded. Reload the page to try again.';
+  if (s.halted) {
+    const why = s.halted === 'user' ? 'Stopped as you asked: Python was restarted.' : (s.error ?? 'The run was stopped: Python was restarted.');
+    return `${why} ${s.engine === 'ready' ? 'Press Restart to run the program again.' : 'Restarting Python…'}`;
+  }
   if (s.error) return s.engine === 'loading' ? `${s.error} Restarting Python…` : s.error;
-  if (s.engine === 'loading') return 'Loading Python (Pyodide)…';
-  if (s.busy) return 'Running the program…';
+  if (s.engine === 'loading') return s.loadStage ? STAGES[s.loadStage] : 'Loading Python (Pyodide)…';
+  if (s.busy) return 'Running the program… (Stop ends it)';
   if (s.sharedPending) return 'Shared code is shown but has not run. Press "Run shared code" to run it.';
   if (!s.recording || !s.state) return 'Press Step into to start.';
   return describeStop(s.recording, s.state);

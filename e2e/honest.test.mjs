@@ -1,0 +1,130 @@
+// Honest scores: a button that would do nothing is disabled (no step forward at the end, no step
+// back at the entry, nothing but Restart after a program that could not start), its key does
+// nothing either, and nothing is scored there; scores belong to one run of one program. A
+// mismatch of the locals names the variable, predicted against real.
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { LOAD_TIMEOUT, button, idle, pasteCode, press, setCode, status } from './helpers.mjs';
+import { useApp } from './setup.mjs';
+
+const PREDICT_TIMEOUT = 60_000;
+const FORWARD = ['Step into', 'Step over', 'Step out', 'Continue'];
+const BACKWARD = ['Step back', 'Step back over', 'Back to call'];
+
+let page;
+let errors;
+
+function prediction() {
+  return page.getByRole('region', { name: 'Prediction', exact: true });
+}
+
+/** Waits for the model's answer to the last step. */
+async function predicted() {
+  await prediction().locator('table.fields').waitFor({ timeout: PREDICT_TIMEOUT });
+  await page.locator('section[aria-label="Prediction"][aria-busy="false"]').waitFor({ timeout: PREDICT_TIMEOUT });
+}
+
+/** The score table as {button name: "exact/n"}. */
+async function scores() {
+  const rows = await prediction()
+    .locator('table.scores tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th')?.textContent?.trim(), tr.querySelector('td')?.textContent?.trim().split(' ')[0]]));
+  return Object.fromEntries(rows);
+}
+
+/** What a press that must do nothing could have changed. */
+async function snapshot() {
+  return {
+    status: await status(page).locator('.text').textContent(),
+    scores: await scores(),
+    after: (await prediction().locator('p.after').count()) ? await prediction().locator('p.after').textContent() : null,
+  };
+}
+
+async function disabled(names, yes = true) {
+  for (const name of names) assert.equal(await button(page, name).isDisabled(), yes, `${name} is ${yes ? '' : 'not '}disabled`);
+}
+
+/** Presses keys that must do nothing, and checks that nothing changed and nothing was scored. */
+async function keysDoNothing(keys) {
+  const before = await snapshot();
+  for (const key of keys) await page.keyboard.press(key);
+  await page.waitForTimeout(400);
+  await idle(page);
+  assert.deepEqual(await snapshot(), before);
+}
+
+describe('honest scores', () => {
+  const app = useApp({ open: '?backend=wasm' });
+  before(async () => {
+    ({ page, errors } = app);
+    await page.locator('main[data-model="ready"]').waitFor({ timeout: LOAD_TIMEOUT });
+  });
+
+  it('disables stepping back at the entry, and a key there scores nothing', async () => {
+    await page.mouse.click(5, 5); // the keys go to the page, not to a field
+    await disabled([...FORWARD, ...BACKWARD, 'Restart'], false);
+    await press(page, 'Step back');
+    assert.match(await status(page).textContent(), /^At the entry/);
+    await predicted();
+    await disabled(BACKWARD);
+    await disabled([...FORWARD, 'Restart'], false);
+    await keysDoNothing(['Control+F11', 'Control+F10', 'Control+Shift+F11']);
+  });
+
+  it('disables stepping forward at the end, and keys there score nothing', async () => {
+    await press(page, 'Continue');
+    assert.match(await status(page).textContent(), /^Program finished: returned 14/);
+    await predicted();
+    await disabled(FORWARD);
+    await disabled([...BACKWARD, 'Restart'], false);
+    assert.deepEqual(Object.keys(await scores()).sort(), ['Continue', 'Step back']);
+    await keysDoNothing(['F11', 'F10', 'Shift+F11', 'F5']);
+  });
+
+  it('starts the scores again on Restart and says so', async () => {
+    await press(page, 'Restart');
+    assert.deepEqual(await scores(), {});
+    await press(page, 'Step into');
+    await predicted();
+    assert.deepEqual(Object.keys(await scores()), ['Step into']);
+    assert.match(await prediction().locator('table.scores caption').textContent(), /this run of total\(\[3, 1, 4, 1, 5\]\).*starts again on Restart or a new program/);
+  });
+
+  it('leaves only Restart after a program that could not start, and scores nothing', async () => {
+    await setCode(page, 'def f(:\n    return 1\n');
+    await press(page, 'Restart');
+    assert.match(await status(page).textContent(), /^Syntax error at line 1/);
+    await disabled([...FORWARD, ...BACKWARD]);
+    await disabled(['Restart'], false);
+    assert.deepEqual(await scores(), {});
+    await page.mouse.click(5, 5);
+    await keysDoNothing(['F11', 'F10', 'F5', 'Control+F11']);
+    assert.deepEqual(await scores(), {});
+  });
+
+  it('names the variable of a mismatch, predicted against real, and marks it in place', async () => {
+    // Products a small model cannot compute: its locals will be wrong somewhere.
+    await pasteCode(page, 'def f():\n    a = 7919 * 104729\n    b = a % 9973 + 31337 * 2711\n    c = (a ^ b) * 48271 % 2147483647\n    return a + b + c\n');
+    await page.getByLabel('Call', { exact: true }).fill('f()');
+    await press(page, 'Restart');
+    let found = null;
+    for (let i = 0; i < 5 && !found; i++) {
+      await press(page, i === 0 ? 'Step into' : 'Step over');
+      await predicted();
+      const wrong = await prediction().locator('table.fields tr[data-field="locals"][data-match="false"]').count();
+      if (wrong === 0) continue;
+      const marked = await prediction().locator('li.bad').evaluateAll((lis) => [...new Set(lis.map((li) => li.getAttribute('data-name')))]);
+      const reasons = await prediction().getByRole('list', { name: 'What the model got wrong' }).textContent();
+      found = { marked, reasons };
+    }
+    assert.ok(found, 'the model got every local of five steps right');
+    assert.ok(found.marked.length > 0, 'a wrong local is marked in place');
+    const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    for (const name of found.marked) {
+      assert.match(found.reasons ?? '', new RegExp(`[ ;:]${escape(name)} (is|\\(|=)`), `the reason names ${name}: ${found.reasons}`);
+    }
+    assert.match(found.reasons ?? '', /^Locals: /);
+    assert.deepEqual(errors, []);
+  });
+});

@@ -1,0 +1,57 @@
+// A mismatch is explained in words that name what is wrong.
+
+import { describe, expect, it } from 'vitest';
+import { compareStates } from '../core/compare';
+import { parseState, type ParseResult } from '../core/format';
+import type { DebugState } from '../core/state';
+import { explainMismatch, localsDiff, shorten } from './mismatch';
+
+const real: DebugState = { event: 'line', line: 4, function: 'f', depth: 0, locals: { xs: '[1, 2]', s: '3', n: '2' }, stdout: '' };
+
+function explain(state: ParseResult, r: DebugState = real, inverse = false, text = '') {
+  const comparison = compareStates(r, state, inverse ? 'inverse' : 'forward');
+  return explainMismatch({ state, real: r, comparison, text, inverse });
+}
+
+describe('explainMismatch', () => {
+  it('names each wrong, missing and made-up variable', () => {
+    const p = parseState('<|line_sep|>4<|src_sep|>s += x<|arg_sep|>{"xs":"[1, 2]","s":"4","k":"0"}');
+    expect(explain(p)).toEqual(['Locals: s is 3, the model said 4; n (2) is missing; the model added k = 0.']);
+    const diff = localsDiff({ state: p, real, comparison: compareStates(real, p), text: '', inverse: false });
+    expect(diff).toEqual({ wrong: [{ name: 's', predicted: '4', real: '3' }], missing: [{ name: 'n', real: '2' }], extra: [{ name: 'k', predicted: '0' }] });
+  });
+
+  it('says nothing when the prediction is right', () => {
+    expect(explain(parseState('<|line_sep|>4<|src_sep|>s += x<|arg_sep|>{"xs":"[1, 2]","s":"3","n":"2"}'))).toEqual([]);
+  });
+
+  it('names the line and the return value', () => {
+    const ret: DebugState = { event: 'return', line: 5, function: 'f', depth: 0, locals: {}, value: '14', stdout: '' };
+    expect(explain(parseState('<|return_sep|>6<|src_sep|>return s<|value_sep|>13'), ret)).toEqual([
+      'The model said line 6; Python stopped at line 5.',
+      'The return value is 14; the model said 13.',
+    ]);
+  });
+
+  it('compares an inverse event as what it is: a state reached backwards after a forward step is wrong', () => {
+    const p = parseState('<|inv_line_sep|>4<|src_sep|>s += x<|arg_sep|>{"xs":"[1, 2]","s":"3","n":"2"}');
+    expect(compareStates(real, p, 'forward').fields.event).toBe(false);
+    expect(compareStates(real, p, 'inverse').fields.event).toBe(true);
+    expect(explain(p)).toEqual(['The model wrote the state as reached by a step back, but this step went forward.']);
+    expect(explain(p, real, true)).toEqual([]);
+  });
+
+  it('shows what the model wrote when it is not a state, shortened', () => {
+    const text = `<|line_sep|>x${'y'.repeat(300)}`;
+    const [line] = explain(parseState(text), real, false, text);
+    expect(line).toMatch(/^The model wrote something that is not a state \(.+\): “<\|line_sep\|>xy+…”$/);
+    expect(line!.length).toBeLessThan(260);
+  });
+});
+
+describe('shorten', () => {
+  it('keeps short text and cuts long text on one line', () => {
+    expect(shorten('a\n  b')).toBe('a b');
+    expect(shorten('x'.repeat(10), 5)).toBe('xxxx…');
+  });
+});
