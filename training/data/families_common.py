@@ -48,15 +48,6 @@ class PG(G):
         self.wide_share = rng.choice([0.05, 0.15, 0.25, 0.4])
         self.used |= RESERVED
 
-    def _wide(self, tries: int) -> str | None:
-        if self.rng.random() < self.wide_share:
-            for _ in range(tries):
-                name = wide_name(self.rng)
-                if name not in self.used:
-                    self.used.add(name)
-                    return name
-        return None
-
 
 def new_g(rng: random.Random) -> PG:
     return PG(rng)

@@ -17,7 +17,7 @@ import random
 import re
 import sys
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from .method_chains import method_chain
 from .names import wide_name
@@ -70,10 +70,11 @@ class G:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
         self.used: set[str] = set()
+        self.wide_share = WIDE_NAME_SHARE
 
     def _wide(self, tries: int) -> str | None:
-        """Now and then a fresh name from the wide pool (``WIDE_NAME_SHARE``), else None."""
-        if self.rng.random() < WIDE_NAME_SHARE:
+        """Now and then a fresh name from the wide pool (``wide_share``), else None."""
+        if self.rng.random() < self.wide_share:
             for _ in range(tries):
                 name = wide_name(self.rng)
                 if name not in self.used:
@@ -678,14 +679,19 @@ def generate(seed: int, n: int, dedup: bool = True) -> Iterator[Program]:
         yield p
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python3 -m training.data.generator")
+def print_programs(prog: str, generate_fn: Callable[[int, int], Iterable[Program]], argv: list[str] | None = None) -> int:
+    """The command of a program source: ``--n`` programs of ``--seed`` as JSONL."""
+    ap = argparse.ArgumentParser(prog=prog)
     ap.add_argument("--n", type=int, default=10)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
-    for p in generate(args.seed, args.n):
+    for p in generate_fn(args.seed, args.n):
         sys.stdout.write(json.dumps(asdict(p)) + "\n")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return print_programs("python3 -m training.data.generator", generate, argv)
 
 
 if __name__ == "__main__":

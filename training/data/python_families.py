@@ -12,18 +12,15 @@ short, deterministic and end well within the tracer's 2,000-event budget.
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import sys
-from dataclasses import asdict
 from typing import Callable
 
 from .families_common import Piece, class_name, klass, method, new_g, render, words
 from .families_flow import FLOW_FAMILIES
 from .families_objects import OBJECT_FAMILIES
 from .families_recursion import RECURSION_FAMILIES
-from .generator import G, Program, program_hash
+from .generator import G, Program, print_programs, program_hash
 
 
 def _script_shop(g: G) -> Piece:
@@ -143,13 +140,7 @@ def generate(seed: int, n: int, dedup: bool = True) -> list[Program]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python3 -m training.data.python_families")
-    ap.add_argument("--n", type=int, default=10)
-    ap.add_argument("--seed", type=int, default=0)
-    args = ap.parse_args(argv)
-    for p in generate(args.seed, args.n):
-        sys.stdout.write(json.dumps(asdict(p)) + "\n")
-    return 0
+    return print_programs("python3 -m training.data.python_families", generate, argv)
 
 
 if __name__ == "__main__":
