@@ -224,8 +224,8 @@ describe('the debugger', () => {
     assert.equal((await variables(page)).values.s, '3');
   });
 
-  // Into the ignored e2e/screenshots/; `npm run screenshots` copies it to docs/ for the README.
-  it('takes a screenshot for the docs', async () => {
+  // Into the ignored e2e/screenshots/, to look at (the README's images come from layout.test.mjs).
+  it('stops at a breakpoint in a loop and shows the changed value', async () => {
     await pick('Insertion sort');
     await clickGlyph(page, 7);
     await press(page, 'Continue');
@@ -235,7 +235,7 @@ describe('the debugger', () => {
     assert.deepEqual((await variables(page)).changed, ['items']);
     await page.mouse.move(0, 0);
     mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: join(SCREENSHOTS, 'screenshot.png') });
+    await page.screenshot({ path: join(SCREENSHOTS, 'debugger.png') });
   });
 
   it('logged no errors', () => {

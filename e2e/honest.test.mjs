@@ -115,7 +115,7 @@ describe('honest scores', () => {
       const wrong = await prediction().locator('table.fields tr[data-field="locals"][data-match="false"]').count();
       if (wrong === 0) continue;
       const marked = await prediction().locator('li.bad').evaluateAll((lis) => [...new Set(lis.map((li) => li.getAttribute('data-name')))]);
-      const reasons = await prediction().getByRole('list', { name: 'What the model got wrong' }).textContent();
+      const reasons = await prediction().getByRole('list', { name: 'Why the prediction is wrong' }).textContent();
       found = { marked, reasons };
     }
     assert.ok(found, 'the model got every local of five steps right');

@@ -10,7 +10,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const shots = join(root, 'e2e', 'screenshots');
 
 /** Image in e2e/screenshots/ → its place in docs/, and the e2e file that takes it. */
-const IMAGES = [{ name: 'screenshot.png', docs: 'docs/screenshot.png', test: 'debugger.test' }];
+const IMAGES = [
+  { name: 'screenshot.png', docs: 'docs/screenshot.png', test: 'layout.test' },
+  { name: 'screenshot-phone.png', docs: 'docs/screenshot-phone.png', test: 'layout.test' },
+];
 
 function run(args) {
   const res = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });

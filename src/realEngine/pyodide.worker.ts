@@ -118,6 +118,9 @@ async function load(interruptBuffer: Uint8Array | null): Promise<Loaded> {
     await cache?.delete(snapshotUrl).catch(() => undefined);
     pyodide = await mod.loadPyodide({ ...options, _makeSnapshot: true } as Parameters<typeof LoadPyodide>[0] & SnapshotOptions);
   }
+  // A restored interpreter would replay the snapshot's random state (Pyodide's start imports
+  // `random`): seed it afresh, as a plain start does. (str hashes keep the snapshot's seed.)
+  if (fromSnapshot) pyodide.runPython('import random\nrandom.seed()');
   post({ type: 'stage', stage: 'tracer' });
   const real = await RealEngine.create(pyodide, tracerSource);
   installModule(pyodide, 'ndb_values', valuesSource);
