@@ -28,6 +28,7 @@ function deferred<T>(): Deferred<T> {
 /** The address bar: `hash` is what the page shows; `written` what the app wrote into it. */
 class FakeAddressBar implements LinkEnvironment {
   current = '';
+  ownHash?: LinkEnvironment['ownHash'];
   written: string[] = [];
   copied: string[] = [];
   copyFails = false;
@@ -311,5 +312,38 @@ describe('hash writes', () => {
     bar.copyFails = true;
     await link.share();
     expect(link.shareNote).toBe('Copy the link from the address bar');
+  });
+});
+
+describe("the tab's own link", () => {
+  it('runs at once when the tab reloads a hash it wrote itself, and asks for anyone else\'s', async () => {
+    const hash = await encodeHash(shared('def f():\n    pass\n'));
+    const own = { value: null as string | null, get: () => own.value, set: (h: string) => (own.value = h) };
+    const mine = setup(hash);
+    mine.bar.ownHash = own;
+    own.value = hash;
+    expect(await mine.link.start()).toBe(true);
+    expect(mine.link.sharedPending).toBe(false);
+    await settle();
+    expect(mine.host.log).toEqual(['show def f', 'check', 'record def f']);
+
+    const theirs = setup(hash);
+    theirs.bar.ownHash = { get: () => 'another hash', set: () => undefined };
+    await theirs.link.start();
+    expect(theirs.link.sharedPending).toBe(true);
+  });
+
+  it('remembers each hash it writes as its own', async () => {
+    const { bar, host, link } = setup();
+    const written: string[] = [];
+    bar.ownHash = { get: () => written.at(-1) ?? null, set: (h) => written.push(h) };
+    await link.start();
+    host.state = shared('print(2)\n');
+    link.schedule(0);
+    await settle();
+    await settle();
+    expect(written.length).toBe(1);
+    expect(written[0]).toBe(bar.current);
+    expect(await decodeHash(written[0]!)).toMatchObject({ source: 'print(2)\n' });
   });
 });
