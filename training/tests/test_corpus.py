@@ -178,3 +178,16 @@ def test_held_out_split_is_by_file(small_corpus: Path) -> None:
     assert all(p is not None and p.origin == "corpus" and p.split_id for p in programs)
     # 6 calls in all: varied inputs give other programs
     assert len({p.program_id for p in programs if p}) > 6
+
+
+def test_real_functions_are_posed_as_cruxeval_items() -> None:
+    from training.make_real_functions import as_item
+
+    code, inputs = as_item("def total(xs, k):\n    return sum(xs) * k\n", "total([1, 2], k=3)") or ("", "")
+    assert (code, inputs) == ("", "")  # keywords cannot be passed as CruxEval's positional input
+    made = as_item("def total(xs, k):\n    return sum(xs) * k\n", "total([1, 2], 3)")
+    assert made is not None
+    code, inputs = made
+    assert code.endswith("\n\n\nf = total\n") and inputs == "[1, 2], 3"
+    assert tracer.record(code, f"f({inputs})")["exit"]["value"] == "9"
+    assert as_item("def g(x):\n    return x\n", "g(h(1))") is None  # not a literal argument
