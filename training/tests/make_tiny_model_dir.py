@@ -15,7 +15,8 @@ from pathlib import Path
 
 import torch
 
-from training import tokenizer as tok
+from training import train_tokenizer
+from training.tokenizer import NdbTokenizer
 from training.export import export
 from training.model import Decoder, ModelConfig
 from training.train import save_checkpoint
@@ -26,8 +27,8 @@ PROMPT = '<|trace_context_start|>1 def f(xs):\n2     return len(xs)\n<|frame_sep
 def main() -> None:
     out = Path(sys.argv[1])
     tok_dir = out / "tokenizer"
-    tok.main(["train", "--out", str(tok_dir), "--vocab-size", "400", "--samples", "300"])
-    tokenizer = tok.NdbTokenizer.load(tok_dir)
+    train_tokenizer.main(["train", "--out", str(tok_dir), "--vocab-size", "400", "--samples", "300"])
+    tokenizer = NdbTokenizer.load(tok_dir)
     torch.manual_seed(3)
     cfg = ModelConfig(vocab_size=tokenizer.vocab_size, dim=64, n_layers=2, n_heads=4, n_kv_heads=2, hidden_dim=128, max_seq_len=512)
     model = Decoder(cfg).eval()
