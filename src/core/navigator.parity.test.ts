@@ -4,39 +4,15 @@
 // with bdbOracle.test.ts), regenerate the fixture (`npx tsx fixtures/navigator/generate.ts`) and
 // port the change to training/navigator.py.
 
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { navigatorWith, readNavigatorFixture, type Sequence } from '../../fixtures/navigator/fixture';
 import { parseAction } from './actions';
-import { Navigator, type BreakCondition } from './navigator';
-import type { Recording, TraceEvent } from './trace';
+import type { Recording } from './trace';
 
-interface Sequence {
-  breakpoints: number[];
-  conditions?: Record<string, BreakCondition>;
-  start?: number;
-  steps: string;
-  stops: number[];
-}
-
-interface Entry {
-  name: string;
-  recording: Recording;
-  sequences: Sequence[];
-}
-
-const entries = readFileSync(new URL('../../fixtures/navigator/sequences.jsonl', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map((line) => JSON.parse(line) as Entry)
-  .map((entry) => ({
-    ...entry,
-    // The fixture keeps only the fields that navigation reads.
-    recording: { ...entry.recording, events: entry.recording.events.map((e): TraceEvent => ({ ...e, locals: e.locals ?? {}, out: e.out ?? 0 })) },
-  }));
+const entries = readNavigatorFixture();
 
 function replay(rec: Recording, seq: Sequence): number[] {
-  const nav = new Navigator(rec, seq.breakpoints);
-  for (const [line, c] of Object.entries(seq.conditions ?? {})) nav.setCondition(Number(line), c);
+  const nav = navigatorWith(rec, seq.breakpoints, seq.conditions);
   if (seq.start !== undefined) nav.jump(seq.start);
   const stops: number[] = [];
   for (const step of seq.steps === '' ? [] : seq.steps.split(',')) {

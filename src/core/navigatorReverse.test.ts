@@ -1,33 +1,12 @@
 // Reverse continue (Navigator.previousBreakHit) and forks of a session (DebugSession.fork), on
 // the recordings of the navigator's parity fixture.
 
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { navigatorWith as navigator, readNavigatorFixture } from '../../fixtures/navigator/fixture';
 import { parseAction } from './actions';
 import { DebugSession } from './debugSession';
-import { Navigator, type BreakCondition } from './navigator';
-import type { Recording, TraceEvent } from './trace';
 
-interface Entry {
-  name: string;
-  recording: Recording;
-  sequences: Array<{ breakpoints: number[]; conditions?: Record<string, BreakCondition>; steps: string }>;
-}
-
-const entries = readFileSync(new URL('../../fixtures/navigator/sequences.jsonl', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map((line) => JSON.parse(line) as Entry)
-  .map((entry) => ({
-    ...entry,
-    recording: { ...entry.recording, events: entry.recording.events.map((e): TraceEvent => ({ ...e, locals: e.locals ?? {}, out: e.out ?? 0 })) },
-  }));
-
-function navigator(rec: Recording, breakpoints: number[], conditions: Record<string, BreakCondition> = {}): Navigator {
-  const nav = new Navigator(rec, breakpoints);
-  for (const [line, c] of Object.entries(conditions)) nav.setCondition(Number(line), c);
-  return nav;
-}
+const entries = readNavigatorFixture();
 
 describe('Navigator.previousBreakHit', () => {
   const cases = entries.flatMap((e) => e.sequences.filter((s) => s.breakpoints.length > 0).map((s) => ({ entry: e, seq: s })));
