@@ -7,16 +7,14 @@
 import * as ort from 'onnxruntime-node';
 import { formatStep, parseStep } from '../core/actions';
 import { compareStates } from '../core/compare';
-import { DebugSession } from '../core/debugSession';
 import { EvalStats, type EvalReport } from '../core/evalStats';
 import { quantile } from '../core/quantile';
-import type { Edit } from '../core/whatIf';
 import { CausalLM, type TensorFactory } from '../neuralEngine/causalLm';
 import { NeuralSession, type Prediction } from '../neuralEngine/neuralSession';
 import type { LoadedModel } from '../neuralEngine/nodeModel';
 import { StatePredictor } from '../neuralEngine/predictor';
 import { loadNodeEngine } from '../realEngine/node';
-import { readJsonl, type EvalItem } from './neural';
+import { readJsonl, startEvalItem, type EvalItem } from './neural';
 import { Progress } from './progress';
 import { applyEdit, ProgramError } from './session';
 
@@ -119,16 +117,11 @@ export async function evalEarlyStop(path: string, model: LoadedModel, limit: num
   let turn = 0;
   const progress = new Progress(items.length, 'early-stop');
   for (const [i, item] of items.entries()) {
-    const options = { maxEvents: item.max_events ?? 2000, timeLimit: 5 };
-    const rec = engine.record(item.source, item.call, options);
-    const breakpoints = item.breakpoints ?? [];
-    const real = new DebugSession(rec, breakpoints);
-    if (item.start !== undefined && item.start !== null) real.jump(item.start);
+    const { rec, breakpoints, real, rerun } = startEvalItem(engine, item);
     const sessions = {
       before: new NeuralSession(predictors.before, rec, real.position, breakpoints, { earlyStop: false }),
       after: new NeuralSession(predictors.after, rec, real.position, breakpoints, { earlyStop: true }),
     };
-    const rerun = (edits: readonly Edit[]) => engine.record(item.source, item.call, { ...options, edits });
     for (const [k, step] of item.actions.map(parseStep).entries()) {
       if (step.kind === 'set') {
         try {

@@ -84,6 +84,18 @@ export interface EvalItem {
   max_events?: number;
 }
 
+/** An evaluation item recorded by the real engine, its session at the item's start, and how to
+ * record it again with what-if edits. */
+export function startEvalItem(engine: RealEngine, item: EvalItem) {
+  const options = { maxEvents: item.max_events ?? 2000, timeLimit: 5 };
+  const rec = engine.record(item.source, item.call, options);
+  const breakpoints = item.breakpoints ?? [];
+  const real = new DebugSession(rec, breakpoints);
+  if (item.start !== undefined && item.start !== null) real.jump(item.start);
+  const rerun = (edits: readonly Edit[]) => engine.record(item.source, item.call, { ...options, edits });
+  return { rec, breakpoints, real, rerun };
+}
+
 /** Next-state exact match over held-out trajectories (one-step predictions, real history). An
  * edit (`set:`) is given to both engines, as in the app; the states after it are also counted
  * apart (`after_edit`). */
@@ -103,13 +115,8 @@ export async function evalTrajectories(
   let stoppedEarly = 0;
   let refused = 0;
   for (const [i, item] of items.entries()) {
-    const options = { maxEvents: item.max_events ?? 2000, timeLimit: 5 };
-    const rec = engine.record(item.source, item.call, options);
-    const breakpoints = item.breakpoints ?? [];
-    const real = new DebugSession(rec, breakpoints);
-    if (item.start !== undefined && item.start !== null) real.jump(item.start);
+    const { rec, breakpoints, real, rerun } = startEvalItem(engine, item);
     const session = new NeuralSession(model.predictor, rec, real.position, breakpoints);
-    const rerun = (edits: readonly Edit[]) => engine.record(item.source, item.call, { ...options, edits });
     let edited = false;
     for (const [k, step] of item.actions.map(parseStep).entries()) {
       if (step.kind === 'set') {
