@@ -93,6 +93,14 @@ class CorpusProgram(Program):
 class Extraction:
     units: list[Unit]
     stats: dict[str, Any]
+    _by_split: dict[bool, list[Unit]] = field(default_factory=dict, repr=False)
+
+    def split(self, held_out: bool) -> list[Unit]:
+        """The units of held-out files (True) or of the others (False), sorted out once."""
+        if not self._by_split:
+            for flag in (True, False):
+                self._by_split[flag] = [u for u in self.units if is_held_out(u.split_id) == flag]
+        return self._by_split[held_out]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -498,10 +506,11 @@ def extract(directory: Optional[Path] = None) -> Extraction:
             stats["units"][unit.origin] += 1
             units.append(unit)
         stats["per_collection"][collection] = {"files": len(files), "units": len(units) - before}
-    stats["held_out_units"] = sum(is_held_out(u.split_id) for u in units)
     for key in ("calls_found", "units", "skips"):
         stats[key] = dict(stats[key].most_common())
-    return Extraction(units, stats)
+    extraction = Extraction(units, stats)
+    stats["held_out_units"] = len(extraction.split(True))
+    return extraction
 
 
 _CACHE: dict[str, Extraction] = {}
@@ -641,9 +650,8 @@ def make_program(rng: random.Random, held_out: Optional[bool] = None, vary: floa
                  directory: Optional[Path] = None) -> Optional[CorpusProgram]:
     """A random corpus program: a unit, one of its calls, varied with probability ``vary``.
     ``held_out``: only units of held-out files (True), only the others (False), or any (None)."""
-    units = load(directory).units
-    if held_out is not None:
-        units = [u for u in units if is_held_out(u.split_id) == held_out]
+    extraction = load(directory)
+    units = extraction.units if held_out is None else extraction.split(held_out)
     if not units:
         return None
     unit = rng.choice(units)
