@@ -1,3 +1,4 @@
+import './ui/prestart';
 import { mount } from 'svelte';
 import App from './ui/App.svelte';
 import { browserLink, browserNeural } from './ui/browser';
@@ -11,8 +12,8 @@ const target = document.getElementById('app');
 if (!target) throw new Error('#app is missing from index.html');
 
 // Everything slow starts here, at once and before the page is drawn: the editor's code (Monaco),
-// Python (Pyodide, in its worker) and the model (in its worker). None waits for another; the
-// real engine never waits for the model.
+// Python (Pyodide, in the worker ./ui/prestart started) and the model (in its worker). None waits
+// for another; the real engine never waits for the model.
 void import('./ui/monaco');
 const pwa = new Pwa();
 pwa.start();

@@ -71,8 +71,21 @@ export interface ModelClientOptions {
 
 export type ModelWorkerFactory = () => Worker;
 
-const defaultFactory: ModelWorkerFactory = () =>
-  new Worker(new URL('./model.worker.ts', import.meta.url), { type: 'module', name: 'model' });
+const newWorker: ModelWorkerFactory = () => new Worker(new URL('./model.worker.ts', import.meta.url), { type: 'module', name: 'model' });
+
+let prestarted: Worker | null = null;
+
+/** Creates the model worker now, for the first ModelClient to take: its script (onnxruntime's
+ * loader and the tokenizer) is fetched and compiled while the page's own code loads. */
+export function prestartModelWorker(): void {
+  prestarted ??= newWorker();
+}
+
+const defaultFactory: ModelWorkerFactory = () => {
+  const worker = prestarted ?? newWorker();
+  prestarted = null;
+  return worker;
+};
 
 export class ModelClient {
   private readonly worker: Worker;

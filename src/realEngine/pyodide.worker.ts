@@ -3,10 +3,15 @@
 // Protocol (types in ./client.ts): the main thread sends `init` once (with the interrupt buffer,
 // when the page is cross-origin isolated), then `record` and `evaluate` requests; the worker
 // answers `ready` once loaded, and `recorded`/`evaluated` or `error` for each request, echoing its id.
+// Loading starts as soon as this script runs, not at `init`: the page may create the worker
+// before the code that talks to it has been evaluated (src/ui/prestart.ts). Nothing is posted
+// before `init`, so no answer reaches a worker object that nobody listens to yet.
 //
 // A warm start skips Python's own start: after the first load the worker keeps a memory snapshot
 // of the interpreter with the tracer imported (Pyodide's makeMemorySnapshot) in the Cache API,
 // and the next load restores it instead of starting Python again (measured in `npm run bench:web`).
+// The snapshot is read while pyodide.mjs is imported, and a restored interpreter keeps the tracer
+// it already holds (the snapshot's key names the tracer's source).
 
 import type { loadPyodide as LoadPyodide, PyodideInterface } from 'pyodide';
 import tracerSource from './tracer.py?raw';
@@ -22,8 +27,23 @@ interface WorkerScope {
 
 const scope = self as unknown as WorkerScope;
 
+/** Messages held until `init` (the page listens from then on). */
+let outbox: WorkerResponse[] | null = [];
+
 function post(msg: WorkerResponse): void {
-  scope.postMessage(msg);
+  if (outbox) outbox.push(msg);
+  else scope.postMessage(msg);
+}
+
+let receiveInit!: (interruptBuffer: Uint8Array | null) => void;
+const initialised = new Promise<Uint8Array | null>((resolve) => (receiveInit = resolve));
+
+function onInit(interruptBuffer: Uint8Array | null): void {
+  if (!outbox) return;
+  const held = outbox;
+  outbox = null;
+  for (const msg of held) scope.postMessage(msg);
+  receiveInit(interruptBuffer);
 }
 
 function describe(err: unknown): string {
@@ -68,10 +88,13 @@ async function snapshotCache(): Promise<Cache | null> {
   }
 }
 
-async function readSnapshot(cache: Cache | null, url: string): Promise<Uint8Array | null> {
+/** The stored snapshot, whichever it is (storeSnapshot keeps one): read before its expected key is
+ * known, so that reading it overlaps importing Pyodide. */
+async function readStoredSnapshot(cache: Cache | null): Promise<{ url: string; bytes: Uint8Array } | null> {
   try {
-    const hit = await cache?.match(url);
-    return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+    const [request] = (await cache?.keys()) ?? [];
+    const hit = request ? await cache?.match(request) : undefined;
+    return request && hit ? { url: request.url, bytes: new Uint8Array(await hit.arrayBuffer()) } : null;
   } catch {
     return null;
   }
@@ -96,15 +119,18 @@ async function storeSnapshot(cache: Cache, url: string, bytes: Uint8Array): Prom
   }
 }
 
-async function load(interruptBuffer: Uint8Array | null): Promise<Loaded> {
+async function load(): Promise<Loaded> {
   const started = performance.now();
   const indexURL = pyodideIndexURL();
   post({ type: 'stage', stage: 'fetching' });
+  const caching = snapshotCache();
+  const stored = caching.then(readStoredSnapshot);
   // Loaded at run time from the served copy, so that the JS and the wasm always match.
   const mod = (await import(/* @vite-ignore */ `${indexURL}pyodide.mjs`)) as { loadPyodide: typeof LoadPyodide; version: string };
-  const cache = await snapshotCache();
+  const cache = await caching;
   const snapshotUrl = `${indexURL}ndb-snapshot-${fnv(`${mod.version}\0${tracerSource}\0${valuesSource}`)}.bin`;
-  const snapshot = await readSnapshot(cache, snapshotUrl);
+  const found = await stored;
+  const snapshot = found?.url === snapshotUrl ? found.bytes : null;
   post({ type: 'stage', stage: snapshot ? 'restoring' : 'starting' });
   const options = { indexURL, stdout: () => undefined, stderr: () => undefined };
   let pyodide: PyodideWithSnapshot;
@@ -122,13 +148,14 @@ async function load(interruptBuffer: Uint8Array | null): Promise<Loaded> {
   // `random`): seed it afresh, as a plain start does. (str hashes keep the snapshot's seed.)
   if (fromSnapshot) pyodide.runPython('import random\nrandom.seed()');
   post({ type: 'stage', stage: 'tracer' });
-  const real = await RealEngine.create(pyodide, tracerSource);
-  installModule(pyodide, 'ndb_values', valuesSource);
+  const real = await RealEngine.create(pyodide, tracerSource, { keepLoaded: fromSnapshot });
+  installModule(pyodide, 'ndb_values', valuesSource, { keepLoaded: fromSnapshot });
   const values = pyodide.pyimport('ndb_values') as unknown as { evaluate_on_locals: Loaded['evaluateOnLocals'] };
   const version = pyodide.runPython('import sys; sys.version.split()[0]');
   // Taken before the interrupt buffer is set (a snapshot holds no JavaScript objects) and before
   // the first program runs, so that every start begins from the same clean interpreter.
   const made = !fromSnapshot && cache ? takeSnapshot(pyodide) : null;
+  const interruptBuffer = await initialised;
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
   post({
     type: 'ready',
@@ -142,15 +169,14 @@ async function load(interruptBuffer: Uint8Array | null): Promise<Loaded> {
   return { real, evaluateOnLocals: (expr, localsJson) => values.evaluate_on_locals(expr, localsJson) };
 }
 
-let engine: Promise<Loaded> | null = null;
+const engine: Promise<Loaded> = load();
+engine.catch((err: unknown) => post({ type: 'error', id: null, message: `Python could not be loaded: ${describe(err)}` }));
 
 scope.addEventListener('message', (ev: MessageEvent<WorkerRequest>) => {
   const msg = ev.data;
   switch (msg.type) {
     case 'init':
-      if (engine) return;
-      engine = load(msg.interruptBuffer);
-      engine.catch((err: unknown) => post({ type: 'error', id: null, message: `Python could not be loaded: ${describe(err)}` }));
+      onInit(msg.interruptBuffer);
       return;
     case 'record':
       void record(msg.id, msg.source, msg.call, msg.options);
@@ -162,10 +188,6 @@ scope.addEventListener('message', (ev: MessageEvent<WorkerRequest>) => {
 });
 
 async function loaded(id: number): Promise<Loaded | null> {
-  if (!engine) {
-    post({ type: 'error', id, message: 'The Python engine was not initialised.' });
-    return null;
-  }
   try {
     return await engine;
   } catch (err) {

@@ -31,8 +31,8 @@ export class RealEngine {
   ) {}
 
   /** Installs Python modules (name → source) next to the tracer, e.g. test oracles. */
-  static async create(pyodide: PyodideInterface, tracerSource: string): Promise<RealEngine> {
-    installModule(pyodide, 'ndb_tracer', tracerSource);
+  static async create(pyodide: PyodideInterface, tracerSource: string, options: InstallOptions = {}): Promise<RealEngine> {
+    installModule(pyodide, 'ndb_tracer', tracerSource, options);
     const tracer = pyodide.pyimport('ndb_tracer') as unknown as { record_json: PyCallable };
     return new RealEngine(pyodide, tracer.record_json);
   }
@@ -51,11 +51,17 @@ export class RealEngine {
   }
 }
 
-export function installModule(pyodide: PyodideInterface, name: string, source: string): void {
+export interface InstallOptions {
+  /** Keep the module when it is already imported: an interpreter restored from a memory snapshot
+   * taken with this very source holds it (its file is written again: the file system is not in
+   * the snapshot). */
+  keepLoaded?: boolean;
+}
+
+export function installModule(pyodide: PyodideInterface, name: string, source: string, options: InstallOptions = {}): void {
   const fs = pyodide.FS as { mkdirTree: (p: string) => void; writeFile: (p: string, d: string) => void };
   fs.mkdirTree(MODULE_DIR);
   fs.writeFile(`${MODULE_DIR}/${name}.py`, source);
-  pyodide.runPython(
-    `import sys, importlib\nif ${JSON.stringify(MODULE_DIR)} not in sys.path: sys.path.insert(0, ${JSON.stringify(MODULE_DIR)})\nimportlib.invalidate_caches()\nsys.modules.pop(${JSON.stringify(name)}, None)`,
-  );
+  const fresh = options.keepLoaded ? '' : `\nimportlib.invalidate_caches()\nsys.modules.pop(${JSON.stringify(name)}, None)`;
+  pyodide.runPython(`import sys, importlib\nif ${JSON.stringify(MODULE_DIR)} not in sys.path: sys.path.insert(0, ${JSON.stringify(MODULE_DIR)})${fresh}`);
 }

@@ -1,0 +1,10 @@
+// The first module main.ts imports, so that its body runs before the rest of the app is evaluated
+// (about 200 ms of Svelte and the components): Python starts loading in its worker at once, and
+// the model worker's code is fetched meanwhile. The clients take these workers when they start.
+
+import { prestartModelWorker } from '../neuralEngine/modelClient';
+import { prestartEngineWorker } from '../realEngine/client';
+
+prestartEngineWorker();
+// ?model=none turns the model off: no worker for it.
+if (new URLSearchParams(location.search).get('model') !== 'none') prestartModelWorker();
