@@ -40,7 +40,10 @@ class CachedForward(nn.Module):
         return (logits, *flat)
 
 
-def hf_config(cfg: ModelConfig, special: dict[str, int]) -> dict[str, Any]:
+def hf_config(cfg: ModelConfig, special: dict[str, int], trained_context: int | None = None) -> dict[str, Any]:
+    """config.json; ours beside the Hugging Face keys: ``ndb_trained_context``, the training sequence
+    length (positions past it were never trained: the app's sessions keep their prompts within it)."""
+    extra = {"ndb_trained_context": trained_context} if trained_context else {}
     return {
         "model_type": "llama",
         "architectures": ["LlamaForCausalLM"],
@@ -61,6 +64,7 @@ def hf_config(cfg: ModelConfig, special: dict[str, int]) -> dict[str, Any]:
         "pad_token_id": special.get("pad", special.get("eos", 0)),
         "torch_dtype": "float32",
         "use_cache": True,
+        **extra,
     }
 
 
@@ -110,7 +114,8 @@ def export(checkpoint: Path, tokenizer_dir: Path, out: Path, max_new_tokens: int
     out.mkdir(parents=True, exist_ok=True)
     for name in ("tokenizer.json", "tokenizer_config.json"):
         shutil.copy(tokenizer_dir / name, out / name)
-    (out / "config.json").write_text(json.dumps(hf_config(model.cfg, special), indent=2))
+    trained = torch.load(checkpoint, map_location="cpu").get("config", {}).get("train", {}).get("seq_len")
+    (out / "config.json").write_text(json.dumps(hf_config(model.cfg, special, trained), indent=2))
     generation = {"do_sample": False, "max_new_tokens": max_new_tokens, "eos_token_id": special.get("eos", 0)}
     (out / "generation_config.json").write_text(json.dumps(generation, indent=2))
     export_onnx(model, out / "onnx" / "model.onnx")

@@ -32,9 +32,7 @@ async function load(dir: string | undefined, dtype: ModelDtype): Promise<LiveMod
     throw new ModelUnavailable(`no model: ${err instanceof Error ? err.message : String(err)}`);
   }
   try {
-    const model = await loadNodeModel(folder, dtype);
-    const maxPositions = neural.maxPositions(model);
-    return maxPositions === undefined ? { predictor: model.predictor } : { predictor: model.predictor, maxPositions };
+    return { predictor: (await loadNodeModel(folder, dtype)).predictor };
   } catch (err) {
     throw new ModelUnavailable(`the model could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
   }

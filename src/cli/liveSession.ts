@@ -29,7 +29,6 @@ export const LIVE_LIMITS = { maxEvents: 10_000, maxRepr: 1_000, timeLimit: 8 } a
 /** The model, for engines `neural` and `both` (and for predictions asked of a real session). */
 export interface LiveModel {
   predictor: StatePredictor;
-  maxPositions?: number;
 }
 
 export interface LiveOptions {
@@ -89,7 +88,7 @@ export class LiveSession {
     if (engine === 'real') this.follower = null;
     else {
       if (!options.model) throw new Error(`engine '${engine}' needs a model`);
-      this.follower = new NeuralFollower(options.model.predictor, this.real, engine, this.breakLines, options.model.maxPositions);
+      this.follower = new NeuralFollower(options.model.predictor, this.real, engine, this.breakLines);
     }
   }
 
@@ -226,7 +225,7 @@ export class LiveSession {
    * nothing moves. A real session asks `model` from the current stop without a history. */
   async predict(action: Action, model?: LiveModel): Promise<Predicted> {
     let predicted: ParseResult;
-    if (this.follower) predicted = await this.follower.predict(this.real, action);
+    if (this.follower) predicted = await this.follower.predict(action);
     else {
       if (!model) throw new SessionError('no model is loaded');
       const session = new NeuralSession(model.predictor, this.recording, this.position, this.breakLines);

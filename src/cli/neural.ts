@@ -41,11 +41,6 @@ export async function modelFromArgs(args: ParsedArgs): Promise<LoadedModel> {
 
 export { predictedState };
 
-/** The model's context, from its config. */
-export function maxPositions(model: LoadedModel): number | undefined {
-  return model.config.max_position_embeddings;
-}
-
 /** `neural`: the model goes on from its own predictions; `both`: one-step predictions against the
  * real history, each state carrying real, neural and match. */
 export async function neuralDebugStates(
@@ -57,7 +52,7 @@ export async function neuralDebugStates(
   rerun: (edits: readonly Edit[]) => Recording,
 ): Promise<unknown[]> {
   const real = new DebugSession(rec, breakpoints);
-  const follower = new NeuralFollower(model.predictor, real, mode, breakpoints, maxPositions(model));
+  const follower = new NeuralFollower(model.predictor, real, mode, breakpoints);
   const states: unknown[] = [cliState(mode, real.state)];
   for (const [i, step] of steps.entries()) {
     if (step.kind === 'set') {

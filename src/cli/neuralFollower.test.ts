@@ -14,14 +14,17 @@ const raw = JSON.parse(entry) as { recording: Recording };
 // The fixture keeps only what navigation reads.
 const rec: Recording = { ...raw.recording, stdout: raw.recording.stdout ?? '', events: raw.recording.events.map((e): TraceEvent => ({ ...e, locals: e.locals ?? {}, out: e.out ?? 0 })) };
 
-/** Answers every prompt with the same text; counts a token per character. */
-function standIn(answer: string): StatePredictor & { prompts: string[] } {
+/** Answers every prompt with the same text; counts a token per character; `maxPositions`: the
+ * model's positions, as its config would say. */
+function standIn(answer: string, maxPositions?: number): StatePredictor & { prompts: string[] } {
   const prompts: string[] = [];
   const complete = async (prompt: string, _options?: CompleteOptions): Promise<Completion> => {
     prompts.push(prompt);
     return { text: answer, ids: [], newTokens: 0, prefillTokens: 0, ms: 0, promptTokens: prompt.length, prefillMs: 0, decodeMs: 0, decodeSteps: 0, stoppedBy: 'stop' };
   };
-  return { prompts, maxNewTokens: 50, tokenizer: { encode: (t: string) => Array.from(t, () => 0), decode: () => '', tokenId: () => 0 }, complete } as unknown as StatePredictor & {
+  const encode = (t: string) => Array.from(t, () => 0);
+  const lm = { shape: { layers: 1, kvHeads: 1, headDim: 1, ...(maxPositions ? { maxPositions } : {}) } };
+  return { prompts, maxNewTokens: 50, lm, countTokens: (t: string) => encode(t).length, tokenizer: { encode, decode: () => '', tokenId: () => 0 }, complete } as unknown as StatePredictor & {
     prompts: string[];
   };
 }
@@ -39,18 +42,19 @@ describe('NeuralFollower', () => {
     // The second prompt holds the real state of the first stop, not the model's garbage.
     expect(predictor.prompts[1]).not.toContain('garbage');
     // predict() moves nothing.
-    await follower.predict(real, parseAction('step_over'));
+    await follower.predict(parseAction('step_over'));
     expect(real.position).toBe(2);
   });
 
-  it('starts the history again at the real stop when the prompt would not fit the context', async () => {
-    const predictor = standIn('x');
+  it('keeps the prompts of a long session within the model\'s positions', async () => {
+    const probe = standIn('x');
+    await new NeuralFollower(probe, new DebugSession(rec), 'both').predict(parseAction('step_into'));
+    const room = probe.prompts[0]!.length + 400;
+    const predictor = standIn('x', room + probe.maxNewTokens);
     const real = new DebugSession(rec);
-    await new NeuralFollower(predictor, new DebugSession(rec), 'both').predict(new DebugSession(rec), parseAction('step_into'));
-    const room = predictor.prompts[0]!.length + 400;
-    const follower = new NeuralFollower(predictor, real, 'both', [], room + predictor.maxNewTokens);
+    const follower = new NeuralFollower(predictor, real, 'both');
     for (let i = 0; i < 30 && real.position < rec.events.length; i++) await follower.act(real, parseAction('step_into'));
-    const lengths = predictor.prompts.slice(1).map((p) => p.length);
+    const lengths = predictor.prompts.map((p) => p.length);
     expect(Math.max(...lengths)).toBeLessThanOrEqual(room);
     // It did grow, and was cut back at least once.
     expect(lengths.some((n, i) => i > 0 && n < lengths[i - 1]!)).toBe(true);

@@ -21,9 +21,6 @@ export interface FollowedStep {
   comparison: StateComparison;
 }
 
-/** What a model without a config says about its context. */
-const DEFAULT_MAX_POSITIONS = 2048;
-
 export class NeuralFollower {
   private session: NeuralSession;
   /** The recording the model's real states come from. */
@@ -34,7 +31,6 @@ export class NeuralFollower {
     real: DebugSession,
     readonly mode: NeuralMode,
     private breakpoints: readonly number[] = [],
-    private readonly maxPositions = DEFAULT_MAX_POSITIONS,
   ) {
     this.recording = real.recording;
     this.session = new NeuralSession(predictor, real.recording, real.position, this.breakpoints);
@@ -42,7 +38,7 @@ export class NeuralFollower {
 
   /** Predicts the state after `action`, then moves `real` by it. */
   async act(real: DebugSession, action: Action): Promise<FollowedStep> {
-    const predicted = await this.peek(real, action);
+    const predicted = await this.session.predict(action);
     real.apply(action);
     const comparison = compareStates(real.state, predicted.state);
     if (this.mode === 'neural') this.session.acceptPredicted(predicted);
@@ -54,8 +50,8 @@ export class NeuralFollower {
   }
 
   /** The model's state after `action` from here; nothing moves. */
-  async predict(real: DebugSession, action: Action): Promise<ParseResult> {
-    return (await this.peek(real, action)).state;
+  async predict(action: Action): Promise<ParseResult> {
+    return (await this.session.predict(action)).state;
   }
 
   /** A what-if edit was made at the real stop: the model goes on from the edited state. */
@@ -82,20 +78,6 @@ export class NeuralFollower {
     this.session.setBreakpoints(this.breakpoints);
   }
 
-  private async peek(real: DebugSession, action: Action) {
-    this.fitContext(real, action);
-    return this.session.predict(action);
-  }
-
-  /** A long session outgrows the model's context: the history then starts again at the real
-   * stop, which leaves the model what it needs (the code and the current state). */
-  private fitContext(real: DebugSession, action: Action): void {
-    const room = this.maxPositions - this.predictor.maxNewTokens;
-    const prompt = this.session.promptFor(action);
-    // Every token stands for at least one character: short prompts need no tokenizing.
-    if (prompt.length <= room) return;
-    if (this.predictor.tokenizer.encode(prompt).length > room) this.restart(real);
-  }
 }
 
 /** A predicted state in the CLI's state shape (`ndb debug --engine neural --json`). */

@@ -13,6 +13,11 @@ export interface DecoderShape {
   layers: number;
   kvHeads: number;
   headDim: number;
+  /** The longest sequence the model was trained on (config.json's `ndb_trained_context`), when
+   * known: past it, its positions were never trained. */
+  trainedContext?: number;
+  /** The most positions it can run at all (config.json's `max_position_embeddings`). */
+  maxPositions?: number;
 }
 
 export interface GenerateOptions {

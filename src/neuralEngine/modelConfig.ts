@@ -16,6 +16,9 @@ export interface HfConfig {
   num_key_value_heads?: number;
   head_dim?: number;
   max_position_embeddings?: number;
+  /** Ours: the training sequence length (`training.export` writes it); positions past it were
+   * never trained, whatever max_position_embeddings allows. */
+  ndb_trained_context?: number;
 }
 
 export class ModelFolderError extends Error {}
@@ -24,11 +27,18 @@ export function decoderShape(config: HfConfig): DecoderShape {
   if (!Number.isInteger(config.num_hidden_layers) || !Number.isInteger(config.num_attention_heads) || !Number.isInteger(config.hidden_size)) {
     throw new ModelFolderError('config.json lacks the layer, head or size counts');
   }
-  return {
+  const shape: DecoderShape = {
     layers: config.num_hidden_layers,
     kvHeads: config.num_key_value_heads ?? config.num_attention_heads,
     headDim: config.head_dim ?? config.hidden_size / config.num_attention_heads,
   };
+  if (config.max_position_embeddings !== undefined) shape.maxPositions = config.max_position_embeddings;
+  const trained = config.ndb_trained_context;
+  if (trained !== undefined) {
+    if (!Number.isInteger(trained) || trained < 64) throw new ModelFolderError(`config.json: ndb_trained_context must be an integer ≥ 64, not ${JSON.stringify(trained)}`);
+    shape.trainedContext = trained;
+  }
+  return shape;
 }
 
 export function onnxFileName(dtype: ModelDtype): string {

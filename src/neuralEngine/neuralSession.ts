@@ -1,6 +1,13 @@
 // The neural engine's side of a debugging session: it keeps the trajectory text the model reads
 // and asks for the state after each action. In "compare" use the real state is appended after
 // each prediction (one-step predictions); in "neural" use the model goes on from its own output.
+//
+// A long session outgrows what the model was trained on (its windows start at a trajectory's
+// context and end after `trainedContext` tokens): past that, positions were never trained and
+// predictions fall apart (and past `maxPositions` the model cannot run at all). Before a prompt
+// would get there, the history starts again from its newest readable state, written in full as a
+// trajectory's first state is: a prompt the model knows. In neural use that is the model's own
+// state, never the real one.
 
 import { isInverse, type Action } from '../core/actions';
 import {
@@ -13,6 +20,7 @@ import {
   renderState,
   sourceLines,
   TOKENS,
+  type FormatState,
   type ParseResult,
 } from '../core/format';
 import { sourceNames, stateLimits } from '../core/stateGuard';
@@ -29,10 +37,43 @@ function localsOf(state: ParseResult): Record<string, string> | null {
   return state.locals ?? null;
 }
 
+/** The newest state in full, to start the history again from; null for an unreadable one. */
+function fullState(state: ParseResult): FormatState | null {
+  if ('unparseable' in state) return null;
+  if (state.event === 'exit' || state.event === 'entry') return state;
+  const full: FormatState = { event: state.event, line: state.line, locals: state.locals ?? {} };
+  if (state.value !== undefined) full.value = state.value;
+  if (state.raising) full.raising = true;
+  return full;
+}
+
+/** Tokens kept free, within the trained context, for the state being predicted (p90 of a state
+ * is about 50 tokens). */
+export const STATE_ROOM = 96;
+
+/** The longest prompt, in tokens: within the trained context when the config names it; else
+ * within the positions the model can run at all, with room for the longest state it may write. */
+function promptLimit(predictor: StatePredictor): number | null {
+  const { trainedContext, maxPositions } = predictor.lm.shape;
+  if (trainedContext !== undefined) return trainedContext - STATE_ROOM;
+  return maxPositions !== undefined ? maxPositions - predictor.maxNewTokens : null;
+}
+
 export interface NeuralSessionOptions {
   /** Stop a prediction as soon as its text can no longer become a state (default true); off only
    * to measure what that saves. */
   earlyStop?: boolean;
+  /** Start the history again from its newest state before a prompt outgrows the model's trained
+   * context, or its positions for a config that names no trained context (default true). */
+  window?: boolean;
+}
+
+/** A state written in the history: where its action begins in the text (the state itself for
+ * the first), and the state in full (null for an unreadable prediction: the history cannot start
+ * again there). */
+interface Written {
+  actionStart: number;
+  full: FormatState | null;
 }
 
 export class NeuralSession {
@@ -46,6 +87,13 @@ export class NeuralSession {
   /** Where the newest state starts in `text`, the action that led to it and the position before
    * it: what a what-if edit needs to write that state again. */
   private last: { start: number; action: Action | null; before: Position | null };
+  private readonly context: string;
+  /** Every state of `text`, the first included, in order. */
+  private written: Written[];
+  /** The longest prompt the model reads before the history starts again (null: no limit). */
+  private readonly promptLimit: number | null;
+  /** How many times the history started again. */
+  restarts = 0;
 
   /** Starts from a real state of the recording (the first stop, or wherever the user is). */
   constructor(
@@ -58,10 +106,12 @@ export class NeuralSession {
     this.lines = sourceLines(recording.source);
     this.names = sourceNames(recording.source);
     this.earlyStop = options.earlyStop ?? true;
+    this.promptLimit = (options.window ?? true) ? promptLimit(predictor) : null;
     const first = formatStateAt(recording, start);
-    const context = renderContext(recording.source);
-    this.text = context + renderState(this.lines, first);
-    this.last = { start: context.length, action: null, before: null };
+    this.context = renderContext(recording.source);
+    this.text = this.context + renderState(this.lines, first);
+    this.written = [{ actionStart: this.context.length, full: first }];
+    this.last = { start: this.context.length, action: null, before: null };
     this.previousLocals = 'locals' in first && first.event !== 'return' ? first.locals : null;
     this.previousPosition = start;
   }
@@ -83,7 +133,7 @@ export class NeuralSession {
   /** The state after `action`; the history is left as it is (accept* adds to it). With a
    * temperature the state is sampled: call it k times for k candidates. */
   async predict(action: Action, options: CompleteOptions = {}): Promise<Prediction> {
-    const prompt = this.promptFor(action);
+    const prompt = this.fitPrompt(action);
     const guard = this.earlyStop ? stateLimits(this.names, this.previousLocals) : null;
     const completion = await this.predictor.complete(prompt, { ...options, guard });
     const state: ParseResult =
@@ -91,11 +141,43 @@ export class NeuralSession {
     return { ...completion, action, state };
   }
 
+  /** The prompt for `action`, after starting the history again at its newest readable state if
+   * the prompt would outgrow the trained context. (Keeping more of the history, up to half of the
+   * room, left more predictions unreadable: measured in the closing note of issue 15.) */
+  private fitPrompt(action: Action): string {
+    const prompt = this.promptFor(action);
+    const limit = this.promptLimit;
+    // A token spans at least one character: a prompt of fewer characters than the limit fits.
+    if (limit === null || prompt.length <= limit || this.written.length < 2) return prompt;
+    if (this.predictor.countTokens(prompt) <= limit) return prompt;
+    for (let at = this.written.length - 1; at >= 1; at--) {
+      const full = this.written[at]!.full;
+      if (!full) continue;
+      this.restartAt(at, this.context + renderState(this.lines, full), this.written[at + 1]?.actionStart ?? this.text.length);
+      return this.promptFor(action);
+    }
+    return prompt;
+  }
+
+  /** The history from `written[at]` on, that state written in full (`head`) as the first one. */
+  private restartAt(at: number, head: string, end: number): void {
+    const shift = head.length - end;
+    const newest = at === this.written.length - 1;
+    this.text = head + this.text.slice(end);
+    this.written = [
+      { actionStart: this.context.length, full: this.written[at]!.full },
+      ...this.written.slice(at + 1).map((w) => ({ ...w, actionStart: w.actionStart + shift })),
+    ];
+    this.last = newest ? { start: this.context.length, action: null, before: null } : { ...this.last, start: this.last.start + shift };
+    this.restarts++;
+  }
+
   /** Compare use: the real state at `position` becomes the history. */
   acceptReal(action: Action, position: Position): void {
+    const actionStart = this.text.length;
     this.text += renderAction(action, this.breakpoints);
     this.last = { start: this.text.length, action, before: this.previousPosition };
-    this.writeRealState(position);
+    this.writeRealState(position, actionStart);
   }
 
   /** What-if: the program was run again with an edit at `position` (the current stop). The newest
@@ -104,11 +186,12 @@ export class NeuralSession {
   acceptEdit(recording: Recording, position: Position): void {
     this.recording = recording;
     this.names = sourceNames(recording.source);
+    const edited = this.written.pop()!;
     this.text = this.text.slice(0, this.last.start);
-    this.writeRealState(position);
+    this.writeRealState(position, edited.actionStart);
   }
 
-  private writeRealState(position: Position): void {
+  private writeRealState(position: Position, actionStart: number): void {
     const state = formatStateAt(this.recording, position);
     const { action, before } = this.last;
     this.text += renderState(
@@ -116,15 +199,18 @@ export class NeuralSession {
       state,
       action ? { inverse: isInverse(action), elideAgainst: elisionBase(this.recording, before, position, action) } : {},
     );
+    this.written.push({ actionStart, full: state });
     this.previousLocals = 'locals' in state && state.event !== 'return' ? state.locals : null;
     this.previousPosition = position;
   }
 
   /** Neural use: the model's own prediction becomes the history. */
   acceptPredicted(prediction: Prediction): void {
+    const actionStart = this.text.length;
     this.text += renderAction(prediction.action, this.breakpoints);
     this.last = { start: this.text.length, action: prediction.action, before: this.previousPosition };
     this.text += TOKENS.frameSep + prediction.text;
+    this.written.push({ actionStart, full: fullState(prediction.state) });
     this.previousLocals = localsOf(prediction.state);
     this.previousPosition = null;
   }

@@ -36,7 +36,7 @@ function scripted(script: readonly number[]): { lm: CausalLM; consumed: () => nu
     }
     return done('length');
   };
-  return { lm: { generate } as unknown as CausalLM, consumed: () => used };
+  return { lm: { generate, shape: { layers: 1, kvHeads: 1, headDim: 1 } } as unknown as CausalLM, consumed: () => used };
 }
 
 const LIMITS = stateLimits(sourceNames('def f(x):\n    y = x\n    return y\n'), { x: '1' });

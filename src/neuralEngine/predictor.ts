@@ -77,6 +77,11 @@ export class StatePredictor {
     this.stopIds = new Set(ids);
   }
 
+  /** The prompt's length in tokens. */
+  countTokens(text: string): number {
+    return this.tokenizer.encode(text).length;
+  }
+
   async complete(prompt: string, options: CompleteOptions = {}): Promise<Completion> {
     const started = this.now();
     const ids = this.tokenizer.encode(prompt);

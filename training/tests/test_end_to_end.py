@@ -40,6 +40,7 @@ def test_generate_train_export_and_evaluate(tmp_path: Path) -> None:
     quantize.main([str(model_dir)])
     for name in ("config.json", "tokenizer.json", "tokenizer_config.json", "onnx/model.onnx", "onnx/model_int8.onnx", "onnx/model_q4.onnx"):
         assert (model_dir / name).exists(), name
+    assert json.loads((model_dir / "config.json").read_text())["ndb_trained_context"] == config["train"]["seq_len"]
     q4 = onnx.load(str(model_dir / "onnx" / "model_q4.onnx"))
     writes = {n.output[0]: n.op_type for n in q4.graph.node}
     assert writes["logits"] == "MatMul" and "MatMulNBits" in writes.values()  # the output projection stays fp32
