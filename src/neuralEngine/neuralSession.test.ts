@@ -10,7 +10,7 @@ import type { Recording } from '../core/trace';
 import { loadNodeEngine } from '../realEngine/node';
 import type { CausalLM, GenerateOptions, GenerateResult } from './causalLm';
 import { wrapTokenizer } from './hfTokenizer';
-import { NeuralSession, STATE_ROOM } from './neuralSession';
+import { NeuralSession } from './neuralSession';
 import { StatePredictor, type TextTokenizer } from './predictor';
 
 const SOURCE = 'def total(n):\n    s = 0\n    for i in range(n):\n        s += i\n    return s\n';
@@ -42,7 +42,7 @@ const firstStatePrompt = (state: FormatState, action: Parameters<typeof renderAc
 
 describe('NeuralSession window', () => {
   it('keeps every prompt within the trained context, starting again from the newest real state', async () => {
-    const trained = 256;
+    const trained = 160;
     const { lm, prompts } = recordingLm(trained, () => '<|line_sep|>4<|src_sep|>s += i<|arg_sep|>{"..":".."}');
     const session = new NeuralSession(new StatePredictor(lm, tokenizer), rec, 0);
     const step = { kind: 'step_into' } as const;
@@ -50,7 +50,7 @@ describe('NeuralSession window', () => {
     for (let pos = 1; pos < rec.events.length; pos++) {
       const before = session.restarts;
       const p = await session.predict(step);
-      expect(prompts.at(-1)!.length).toBeLessThanOrEqual(trained - STATE_ROOM);
+      expect(prompts.at(-1)!.length).toBeLessThanOrEqual(trained);
       if (session.restarts > before && restartedAt === null) {
         restartedAt = pos;
         // the newest state, written in full as a first state, then the action
@@ -79,7 +79,7 @@ describe('NeuralSession window', () => {
     let n = 0;
     // every third prediction is unreadable
     const answer = () => (++n % 3 === 0 ? '<|line_sep|>x' : `<|line_sep|>4<|src_sep|>s += i<|arg_sep|>{"n":"12","s":"${n}"}`);
-    const trained = 200;
+    const trained = 104;
     const { lm, prompts } = recordingLm(trained, answer);
     const session = new NeuralSession(new StatePredictor(lm, tokenizer), rec, 1);
     const step = { kind: 'step_over' } as const;
@@ -88,7 +88,7 @@ describe('NeuralSession window', () => {
     for (let i = 0; i < 40; i++) {
       const before = session.restarts;
       const p = await session.predict(step);
-      expect(prompts.at(-1)!.length).toBeLessThanOrEqual(trained - STATE_ROOM);
+      expect(prompts.at(-1)!.length).toBeLessThanOrEqual(trained);
       if (session.restarts > before) {
         sawRestart = true;
         const text = tokenizer.decode(prompts.at(-1)!);

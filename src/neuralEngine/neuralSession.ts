@@ -47,15 +47,13 @@ function fullState(state: ParseResult): FormatState | null {
   return full;
 }
 
-/** Tokens kept free, within the trained context, for the state being predicted (p90 of a state
- * is about 50 tokens). */
-export const STATE_ROOM = 96;
-
-/** The longest prompt, in tokens: within the trained context when the config names it; else
- * within the positions the model can run at all, with room for the longest state it may write. */
-function promptLimit(predictor: StatePredictor): number | null {
+/** The longest prompt, in tokens: the trained context when the config names it (the state then
+ * written may run past it: on the generator's held-out split, keeping room for it within the
+ * context scored lower, 61.8 % of states exact against 62.7 %, and no window 61.9 %); else the
+ * positions the model can run at all, less room for the longest state it may write. */
+export function promptLimit(predictor: StatePredictor): number | null {
   const { trainedContext, maxPositions } = predictor.lm.shape;
-  if (trainedContext !== undefined) return trainedContext - STATE_ROOM;
+  if (trainedContext !== undefined) return trainedContext;
   return maxPositions !== undefined ? maxPositions - predictor.maxNewTokens : null;
 }
 
