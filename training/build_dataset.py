@@ -20,7 +20,11 @@ states of the format).
 Each recording gives ``--per-program`` trajectories drawn with the data policy
 (``training/data/trajectories.py``), rendered with ``training/format.py`` and tokenized; a
 trajectory longer than ``--max-tokens`` loses its last steps (it still ends with ``<|trace_end|>``;
-one whose first state alone does not fit is cut), and is counted as truncated. Documents are
+one whose first state alone does not fit is cut), and is counted as truncated. With ``--window N``
+(the training ``seq_len``), a trajectory longer than N tokens becomes several documents, each after
+the first starting again at a state written in full, as the app's sessions do when a prompt outgrows
+the trained context: training windows start at a document, so no state is then left beyond every
+window (without it, the steps past a window's 512 tokens are never learnt). Documents are
 separated by ``<|endoftext|>``. Programs whose hash falls in the generator's held-out split go to
 ``val``. Duplicate programs (same normalized source) are skipped and counted. A share of programs
 (``--what-if-share``) also gives a what-if trajectory: a local changed at one of its stops, then
@@ -53,7 +57,7 @@ import numpy as np
 from .data.generator import Program, generate_program, is_held_out
 from .data.trajectories import sample_trajectory
 from .data.what_if import draw_what_if
-from .format import TRACE_END
+from .format import TRACE_END, render_state, source_lines, state_at
 from .tokenizer import NdbTokenizer, count_chunks, train_bpe
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -246,6 +250,7 @@ class TrajStat:
     context_tokens: int
     state_tokens: list[int]
     truncated: bool
+    documents: int = 1  # more than one when --window cut it
 
 
 @dataclass
@@ -296,6 +301,32 @@ def tokenize_trajectory(tok: NdbTokenizer, traj: Any, max_tokens: int) -> tuple[
     return ids, len(ctx), states, kept, truncated
 
 
+def window_documents(tok: NdbTokenizer, traj: Any, rec: dict[str, Any], steps: int, window: int) -> list[list[int]]:
+    """The first ``steps`` steps of a trajectory as documents of at most ``window`` tokens where it can:
+    each document after the first starts again at the newest state of the one before, written in full
+    as a first state, as the app's sessions do when a prompt outgrows the trained context
+    (``src/neuralEngine/neuralSession.ts``). Training windows start at a document, so every state is
+    then learnt with its source and at the positions the model is trained on. A document whose
+    context and first step alone exceed ``window`` stays whole (the trainer's window cuts it)."""
+    lines = source_lines(rec["source"])
+    ctx = tok.encode(traj.context)
+    end = tok.encode(TRACE_END)
+    docs: list[list[int]] = []
+    ids = ctx + tok.encode(traj.first)
+    fresh = True  # no step in the current document yet
+    last = traj.start
+    for step in traj.steps[:steps]:
+        piece = tok.encode(step.action_text) + tok.encode(step.state_text)
+        if not fresh and len(ids) + len(piece) + len(end) > window:
+            docs.append(ids + end)
+            ids = ctx + tok.encode(render_state(lines, state_at(rec, last)))
+        ids += piece
+        fresh = False
+        last = step.position
+    docs.append(ids + end)
+    return docs
+
+
 def _work(task: tuple[int, int, int, dict[str, Any]]) -> list[ProgramResult]:
     seed, start, count, opts = task
     tok: NdbTokenizer = _WORKER["tok"]
@@ -331,9 +362,11 @@ def _work(task: tuple[int, int, int, dict[str, Any]]) -> list[ProgramResult]:
         for spec, recording in specs:
             traj = spec.render(recording)
             ids, ctx_len, states, kept, truncated = tokenize_trajectory(tok, traj, opts["max_tokens"])
-            res.docs.append(np.asarray(ids, dtype=np.uint32))
+            window = opts.get("window", 0)
+            docs = window_documents(tok, traj, recording, kept, window) if window and len(ids) > window else [ids]
+            res.docs.extend(np.asarray(d, dtype=np.uint32) for d in docs)
             res.trajs.append(TrajStat(spec.direction, spec.policy, [a.kind for a in spec.actions[:kept]], len(ids),
-                                      ctx_len, states, truncated))
+                                      ctx_len, states, truncated, len(docs)))
     return out
 
 
@@ -372,6 +405,8 @@ class Stats:
         self.policies = collections.Counter()
         self.truncated = 0
         self.trajectories = 0
+        self.windowed = 0
+        self.documents = 0
         self.split_programs = collections.Counter()
         self.split_tokens = collections.Counter()
 
@@ -382,8 +417,12 @@ class Stats:
         self.split_programs[split] += 1
         if r.status not in ("hard_stop", "trace_failed") and not r.events:
             self.no_events += 1
-        for t, doc in zip(r.trajs, r.docs):
+        for doc in r.docs:
+            self.split_tokens[split] += len(doc) + 1
+        for t in r.trajs:
             self.trajectories += 1
+            self.windowed += int(t.documents > 1)
+            self.documents += t.documents
             self.traj_actions[len(t.actions)] += 1
             self.traj_tokens[t.tokens] += 1
             self.context_tokens[t.context_tokens] += 1
@@ -392,7 +431,6 @@ class Stats:
             self.directions[t.direction] += 1
             self.policies[t.policy] += 1
             self.truncated += int(t.truncated)
-            self.split_tokens[split] += len(doc) + 1
 
     def report(self, extra: dict[str, Any]) -> dict[str, Any]:
         total_actions = sum(self.actions.values()) or 1
@@ -405,7 +443,8 @@ class Stats:
             "families": dict(sorted(self.families.items())),
             "trajectories": {"n": self.trajectories, "direction": dict(self.directions), "policy": dict(self.policies),
                              "truncated": self.truncated,
-                             "share_truncated": round(self.truncated / max(1, self.trajectories), 4)},
+                             "share_truncated": round(self.truncated / max(1, self.trajectories), 4),
+                             "windowed": self.windowed, "documents": self.documents},
             "trajectory_actions": _dist(self.traj_actions),
             "trajectory_tokens": _dist(self.traj_tokens),
             "context_tokens": _dist(self.context_tokens),
@@ -488,7 +527,7 @@ def build(tokens: int, out: Path, workers: int = 2, seed: int = 0, tokenizer: Op
           per_program: int = 2, max_tokens: int = 2048, stdlib_share: float = 0.25, shard_tokens: int = 1 << 22,
           task_size: int = 32, max_events: int = 2000, time_limit: float = 5.0, hard_timeout: float = 30.0,
           vocab_size: int = 2048, what_if_share: float = 0.1, jump_share: float = 0.0, corpus_share: float = 0.0,
-          quiet: bool = False, python_share: float = 0.0) -> dict[str, Any]:
+          quiet: bool = False, python_share: float = 0.0, window: int = 0) -> dict[str, Any]:
     started = time.time()
     out.mkdir(parents=True, exist_ok=True)
     backend_kw = {"max_events": max_events, "time_limit": time_limit, "hard_timeout": hard_timeout}
@@ -506,7 +545,7 @@ def build(tokens: int, out: Path, workers: int = 2, seed: int = 0, tokenizer: Op
     tok = NdbTokenizer.load(tok_dir)
     eot = tok.eot_id
     opts = {"stdlib_share": stdlib_share, "per_program": per_program, "max_tokens": max_tokens, "what_if_share": what_if_share,
-            "jump_share": jump_share, "corpus_share": corpus_share, "python_share": python_share}
+            "jump_share": jump_share, "corpus_share": corpus_share, "python_share": python_share, "window": window}
     if corpus_share > 0:
         from .data import corpus
 
@@ -565,7 +604,7 @@ def build(tokens: int, out: Path, workers: int = 2, seed: int = 0, tokenizer: Op
         "tokenizer_s": round(gen_started - started, 1),
         "tracer": "in-process (Python %d.%d)" % sys.version_info[:2] if IN_PROCESS else "pyodide under node",
         "options": {"per_program": per_program, "max_tokens": max_tokens, "stdlib_share": stdlib_share, "what_if_share": what_if_share, "jump_share": jump_share,
-                    "corpus_share": corpus_share, "python_share": python_share,
+                    "corpus_share": corpus_share, "python_share": python_share, "window": window,
                     "max_events": max_events, "time_limit": time_limit, "hard_timeout": hard_timeout},
         "shards": {split: len(names) for split, names in writer.files.items()},
     })
@@ -594,6 +633,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--python-share", type=float, default=0.0,
                     help="share of programs from the Python-construct families (classes, closures, generators, "
                          "scripts, ...; training/data/python_families.py)")
+    ap.add_argument("--window", type=int, default=0,
+                    help="cut a trajectory longer than this many tokens into documents that each start again at "
+                         "a state written in full, as the app's sessions do; set it to the training seq_len "
+                         "(default 0: documents are whole trajectories)")
     ap.add_argument("--shard-tokens", type=int, default=1 << 22, help="tokens per shard file")
     ap.add_argument("--max-events", type=int, default=2000, help="the tracer's event budget")
     ap.add_argument("--time-limit", type=float, default=5.0, help="the tracer's time limit (s)")
@@ -605,7 +648,7 @@ def main(argv: Optional[list[str]] = None) -> int:
                        args.max_tokens, args.stdlib_share, args.shard_tokens, max_events=args.max_events,
                        time_limit=args.time_limit, hard_timeout=args.hard_timeout, vocab_size=args.vocab_size,
                        what_if_share=args.what_if_share, jump_share=args.jump_share, corpus_share=args.corpus_share,
-                       quiet=args.quiet, python_share=args.python_share)
+                       quiet=args.quiet, python_share=args.python_share, window=args.window)
     except RuntimeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -55,6 +55,44 @@ def test_tokenized_pieces_equal_the_whole_and_truncation_keeps_a_trajectory(tok_
     assert n_trunc == 80
 
 
+def test_window_cuts_a_long_trajectory_into_documents_that_start_at_a_full_state(tok_dir: Path) -> None:
+    tok = NdbTokenizer.load(tok_dir)
+    recs = read_recordings([FIXTURE_RECORDINGS])
+    rng = random.Random(7)
+    end = tok.token_id(fmt.TRACE_END)
+    window = 160
+    cut = 0
+    for i in range(60):
+        rec = recs[i % len(recs)]
+        traj = sample_trajectory(rec, rng).render(rec)
+        whole = tok.encode(traj.text())
+        docs = bd.window_documents(tok, traj, rec, len(traj.steps), window)
+        assert bd.window_documents(tok, traj, rec, len(traj.steps), len(whole)) == [whole]
+        texts = [tok.decode(d) for d in docs]
+        assert all(d[-1] == end for d in docs)
+        lines = fmt.source_lines(rec["source"])
+        steps = iter(traj.steps)
+        last = traj.start
+        for k, text in enumerate(texts):
+            first = traj.first if k == 0 else fmt.render_state(lines, fmt.state_at(rec, last))
+            head = traj.context + first
+            assert text.startswith(head)
+            body = text[len(head):-len(fmt.TRACE_END)]
+            taken = 0
+            while body:  # the steps follow in order, each exactly as the trajectory wrote it
+                step = next(steps)
+                piece = step.action_text + step.state_text
+                assert body.startswith(piece)
+                body = body[len(piece):]
+                last = step.position
+                taken += 1
+            assert taken >= 1 or len(traj.steps) == 0
+            assert len(docs[k]) <= window or taken == 1  # only a single step may not fit
+        assert next(steps, None) is None  # no step lost
+        cut += len(docs) > 1
+    assert cut > 5
+
+
 @needs_tracer
 def test_backend_traces_like_python_3_12_and_counts_runaways() -> None:
     backend = bd.TraceBackend(max_events=300, time_limit=5.0)
