@@ -24,7 +24,7 @@ function standIn(answer: string, maxPositions?: number): StatePredictor & { prom
   };
   const encode = (t: string) => Array.from(t, () => 0);
   const lm = { shape: { layers: 1, kvHeads: 1, headDim: 1, ...(maxPositions ? { maxPositions } : {}) } };
-  return { prompts, maxNewTokens: 50, lm, countTokens: (t: string) => encode(t).length, tokenizer: { encode, decode: () => '', tokenId: () => 0 }, complete } as unknown as StatePredictor & {
+  return { prompts, maxNewTokens: 50, lm, encode, tokenizer: { encode, decode: () => '', tokenId: () => 0 }, complete } as unknown as StatePredictor & {
     prompts: string[];
   };
 }

@@ -131,9 +131,9 @@ export class NeuralSession {
   /** The state after `action`; the history is left as it is (accept* adds to it). With a
    * temperature the state is sampled: call it k times for k candidates. */
   async predict(action: Action, options: CompleteOptions = {}): Promise<Prediction> {
-    const prompt = this.fitPrompt(action);
+    const { prompt, ids } = this.fitPrompt(action);
     const guard = this.earlyStop ? stateLimits(this.names, this.previousLocals) : null;
-    const completion = await this.predictor.complete(prompt, { ...options, guard });
+    const completion = await this.predictor.complete(prompt, { ...options, guard, ...(ids ? { promptIds: ids } : {}) });
     const state: ParseResult =
       completion.refused !== undefined ? { unparseable: `stopped early: ${completion.refused}` } : parseState(completion.text, this.previousLocals);
     return { ...completion, action, state };
@@ -142,19 +142,21 @@ export class NeuralSession {
   /** The prompt for `action`, after starting the history again at its newest readable state if
    * the prompt would outgrow the trained context. (Keeping more of the history, up to half of the
    * room, left more predictions unreadable: measured in the closing note of issue 15.) */
-  private fitPrompt(action: Action): string {
+  private fitPrompt(action: Action): { prompt: string; ids?: number[] } {
     const prompt = this.promptFor(action);
     const limit = this.promptLimit;
     // A token spans at least one character: a prompt of fewer characters than the limit fits.
-    if (limit === null || prompt.length <= limit || this.written.length < 2) return prompt;
-    if (this.predictor.countTokens(prompt) <= limit) return prompt;
+    if (limit === null || prompt.length <= limit || this.written.length < 2) return { prompt };
+    // The ids counted here are the ones the model reads: never encoded twice.
+    const ids = this.predictor.encode(prompt);
+    if (ids.length <= limit) return { prompt, ids };
     for (let at = this.written.length - 1; at >= 1; at--) {
       const full = this.written[at]!.full;
       if (!full) continue;
       this.restartAt(at, this.context + renderState(this.lines, full), this.written[at + 1]?.actionStart ?? this.text.length);
-      return this.promptFor(action);
+      return { prompt: this.promptFor(action) };
     }
-    return prompt;
+    return { prompt, ids };
   }
 
   /** The history from `written[at]` on, that state written in full (`head`) as the first one. */

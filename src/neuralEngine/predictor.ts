@@ -39,6 +39,8 @@ export interface CompleteOptions {
   /** Stop as soon as the text cannot become a state within these limits; absent: only the
    * terminators and the token cap stop it. */
   guard?: StateLimits | null;
+  /** The prompt's ids when the caller has them already (NeuralSession's window counts them). */
+  promptIds?: readonly number[];
 }
 
 const REPLACEMENT = '\uFFFD';
@@ -77,15 +79,15 @@ export class StatePredictor {
     this.stopIds = new Set(ids);
   }
 
-  /** The prompt's length in tokens. */
-  countTokens(text: string): number {
-    return this.tokenizer.encode(text).length;
+  /** The prompt's ids (what `complete` reads). */
+  encode(text: string): number[] {
+    return this.tokenizer.encode(text);
   }
 
   async complete(prompt: string, options: CompleteOptions = {}): Promise<Completion> {
     const started = this.now();
-    const ids = this.tokenizer.encode(prompt);
-    const { guard, ...sampling } = options;
+    const { guard, promptIds, ...sampling } = options;
+    const ids = promptIds ? [...promptIds] : this.tokenizer.encode(prompt);
     const checker = guard ? new StatePrefixChecker(guard) : null;
     const decoder = new IncrementalDecoder(this.tokenizer);
     let refused: string | undefined;
