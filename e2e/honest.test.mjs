@@ -113,12 +113,14 @@ describe('honest scores', () => {
       await press(page, i === 0 ? 'Step into' : 'Step over');
       await predicted();
       const wrong = await prediction().locator('table.fields tr[data-field="locals"][data-match="false"]').count();
-      if (wrong === 0) continue;
+      // an unreadable prediction has no locals to name: the next step may have some
+      const readable = await prediction().locator('li[data-side="model"]').count();
+      if (wrong === 0 || readable === 0) continue;
       const marked = await prediction().locator('li.bad').evaluateAll((lis) => [...new Set(lis.map((li) => li.getAttribute('data-name')))]);
       const reasons = await prediction().getByRole('list', { name: 'Why the prediction is wrong' }).textContent();
       found = { marked, reasons };
     }
-    assert.ok(found, 'the model got every local of five steps right');
+    assert.ok(found, 'no readable prediction of five steps had a wrong local');
     assert.ok(found.marked.length > 0, 'a wrong local is marked in place');
     const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     for (const name of found.marked) {
