@@ -8,6 +8,7 @@ reads the sharded token arrays that the dataset builder writes: a folder with ``
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Protocol
 
@@ -39,8 +40,14 @@ class ShardSource:
                 raise ValueError(f"{folder}: no {split} shards")
         self.rng = np.random.default_rng(seed)
         # Windows start at a document (a trajectory) when the end-of-text id is known, so that
-        # every window shows the source context its states refer to.
-        eos = meta.get("eos_id", self._eos_from_tokenizer(folder))
+        # every window shows the source context its states refer to. A folder that only lists the
+        # shards of other datasets (a mix) finds it beside those shards.
+        eos = meta.get("eos_id")
+        for place in [folder, *sorted({(folder / name).parent for split in ("train", "val") for name in meta[split]})]:
+            eos = eos if eos is not None else self._eos_from_tokenizer(place)
+        if eos is None:
+            print(f"warning: {folder}: no end-of-text id (meta.json eos_id or a tokenizer/ folder): "
+                  "windows start anywhere, not at a trajectory", file=sys.stderr)
         self.starts: dict[str, list[np.ndarray]] | None = None
         if eos is not None:
             self.starts = {

@@ -139,6 +139,14 @@ def test_tiny_dataset_reads_back_and_is_deterministic(tmp_path: Path, tok_dir: P
     assert int(x.max()) < src.vocab_size and (x[:, 1:] == y[:, :-1]).all()
     xv, _, _ = src.batch(2, 16, split="val")
     assert xv.shape == (2, 16)
+    # a mix that lists the shards of other datasets finds the end-of-text id beside them: its
+    # windows start at a trajectory as the dataset's own do
+    mix = tmp_path / "mix"
+    mix.mkdir()
+    (mix / "meta.json").write_text(json.dumps({**meta, "train": [f"../a/{n}" for n in meta["train"]], "val": [f"../a/{n}" for n in meta["val"]]}))
+    mixed = ShardSource(mix)
+    assert mixed.starts is not None and src.starts is not None
+    assert all((a == b).all() for a, b in zip(mixed.starts["train"], src.starts["train"]))
 
     assert len(meta["train"]) >= 2 and meta["dtype"] == "uint16"
     sizes = [(tmp_path / "a" / n).stat().st_size // 2 for n in meta["train"]]
