@@ -9,6 +9,7 @@
 import type { Action } from '../core/actions';
 import type { ParseResult } from '../core/format';
 import { PendingRequests } from '../core/requests';
+import { Spare } from '../core/spare';
 import type { Position, Recording } from '../core/trace';
 import type { ModelDtype } from './modelConfig';
 import type { Backend, LoadErrorKind, ModelInfo } from './browserModel';
@@ -71,21 +72,15 @@ export interface ModelClientOptions {
 
 export type ModelWorkerFactory = () => Worker;
 
-const newWorker: ModelWorkerFactory = () => new Worker(new URL('./model.worker.ts', import.meta.url), { type: 'module', name: 'model' });
-
-let prestarted: Worker | null = null;
+const workers = new Spare(() => new Worker(new URL('./model.worker.ts', import.meta.url), { type: 'module', name: 'model' }));
 
 /** Creates the model worker now, for the first ModelClient to take: its script (onnxruntime's
  * loader and the tokenizer) is fetched and compiled while the page's own code loads. */
 export function prestartModelWorker(): void {
-  prestarted ??= newWorker();
+  workers.prepare();
 }
 
-const defaultFactory: ModelWorkerFactory = () => {
-  const worker = prestarted ?? newWorker();
-  prestarted = null;
-  return worker;
-};
+const defaultFactory: ModelWorkerFactory = () => workers.take();
 
 export class ModelClient {
   private readonly worker: Worker;

@@ -1,15 +1,12 @@
 // The session's window: a prompt never outgrows the model's trained context; the history starts
 // again from its newest readable state, written as a trajectory's first state is. A model whose
 // config names no trained context reads the whole history, as before.
-import { basename, dirname } from 'node:path';
-import { AutoTokenizer, env } from '@huggingface/transformers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultModelDir } from '../cli/neural';
 import { formatStateAt, promptForNext, renderAction, renderContext, renderState, sourceLines, TOKENS, type FormatState } from '../core/format';
 import type { Recording } from '../core/trace';
 import { loadNodeEngine } from '../realEngine/node';
 import type { CausalLM, GenerateOptions, GenerateResult } from './causalLm';
-import { wrapTokenizer } from './hfTokenizer';
+import { shippedTokenizer } from './testTokenizer';
 import { NeuralSession } from './neuralSession';
 import { StatePredictor, type TextTokenizer } from './predictor';
 
@@ -18,10 +15,7 @@ let tokenizer: TextTokenizer;
 let rec: Recording;
 
 beforeAll(async () => {
-  const dir = defaultModelDir();
-  env.allowRemoteModels = false;
-  env.localModelPath = `${dirname(dir)}/`;
-  tokenizer = wrapTokenizer(await AutoTokenizer.from_pretrained(basename(dir), { local_files_only: true }));
+  tokenizer = await shippedTokenizer();
   rec = (await loadNodeEngine()).record(SOURCE, 'total(12)');
 }, 120_000);
 

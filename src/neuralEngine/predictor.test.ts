@@ -1,24 +1,18 @@
 // The generation loop's early stop, with the shipped model's tokenizer and a scripted decoder:
 // text is checked as it comes (characters split over byte tokens included), a broken state stops
 // at the token that broke it, and a readable one comes out exactly as without the check.
-import { basename, dirname } from 'node:path';
-import { AutoTokenizer, env } from '@huggingface/transformers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultModelDir } from '../cli/neural';
 import { TOKENS } from '../core/format';
 import { sourceNames, stateLimits } from '../core/stateGuard';
 import type { Recording } from '../core/trace';
 import type { CausalLM, GenerateOptions, GenerateResult } from './causalLm';
-import { wrapTokenizer } from './hfTokenizer';
+import { shippedTokenizer } from './testTokenizer';
 import { NeuralSession } from './neuralSession';
 import { IncrementalDecoder, StatePredictor, type TextTokenizer } from './predictor';
 
 let tokenizer: TextTokenizer;
 beforeAll(async () => {
-  const dir = defaultModelDir();
-  env.allowRemoteModels = false;
-  env.localModelPath = `${dirname(dir)}/`;
-  tokenizer = wrapTokenizer(await AutoTokenizer.from_pretrained(basename(dir), { local_files_only: true }));
+  tokenizer = await shippedTokenizer();
 }, 60_000);
 
 /** A decoder that writes `script` whatever the prompt, with CausalLM's stopping rules. */

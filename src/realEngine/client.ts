@@ -8,6 +8,7 @@
 // one is started.
 
 import { PendingRequests } from '../core/requests';
+import { Spare } from '../core/spare';
 import type { Recording } from '../core/trace';
 import type { RecordOptions } from './realEngine';
 
@@ -71,22 +72,16 @@ type Answer = Extract<WorkerResponse, { type: 'recorded' | 'evaluated' }>;
 
 export type WorkerFactory = () => Worker;
 
-const newWorker: WorkerFactory = () => new Worker(new URL('./pyodide.worker.ts', import.meta.url), { type: 'module', name: 'pyodide' });
-
-let prestarted: Worker | null = null;
+const workers = new Spare(() => new Worker(new URL('./pyodide.worker.ts', import.meta.url), { type: 'module', name: 'pyodide' }));
 
 /** Creates the Python worker now, for the first EngineClient to take: the worker loads Pyodide as
  * soon as its script runs, so a page that calls this on its first line gains the time its own
  * code takes to load. */
 export function prestartEngineWorker(): void {
-  prestarted ??= newWorker();
+  workers.prepare();
 }
 
-const defaultFactory: WorkerFactory = () => {
-  const worker = prestarted ?? newWorker();
-  prestarted = null;
-  return worker;
-};
+const defaultFactory: WorkerFactory = () => workers.take();
 
 export class EngineClient {
   private worker!: Worker;

@@ -11,6 +11,7 @@ import type { Position, Recording } from '../core/trace';
 import type { ModelDtype } from '../neuralEngine/modelConfig';
 import { ModelClient, ModelError, type Backend, type ModelInfo, type PredictionResult } from '../neuralEngine/modelClient';
 import type { DebuggerEvent } from './debugger.svelte';
+import { modelTurnedOff } from './modelQuery';
 
 export type Mode = 'compare' | 'neural' | 'real';
 
@@ -79,7 +80,7 @@ function queryOptions(query: string): { backend: Backend | 'auto'; model: string
     backend: b === 'wasm' || b === 'webgpu' ? b : 'auto',
     model: q.get('model'),
     dtype: d === 'fp32' || d === 'int8' || d === 'q4' || d === 'q8' || d === 'fp16' ? d : null,
-    off: q.get('model') === 'none',
+    off: modelTurnedOff(query),
   };
 }
 

@@ -4,7 +4,7 @@
 
 import { prestartModelWorker } from '../neuralEngine/modelClient';
 import { prestartEngineWorker } from '../realEngine/client';
+import { modelTurnedOff } from './modelQuery';
 
 prestartEngineWorker();
-// ?model=none turns the model off: no worker for it.
-if (new URLSearchParams(location.search).get('model') !== 'none') prestartModelWorker();
+if (!modelTurnedOff(location.search)) prestartModelWorker();

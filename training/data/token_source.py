@@ -43,8 +43,9 @@ class ShardSource:
         # every window shows the source context its states refer to. A folder that only lists the
         # shards of other datasets (a mix) finds it beside those shards.
         eos = meta.get("eos_id")
-        for place in [folder, *sorted({(folder / name).parent for split in ("train", "val") for name in meta[split]})]:
-            eos = eos if eos is not None else self._eos_from_tokenizer(place)
+        if eos is None:
+            places = [folder, *sorted({(folder / name).parent for split in ("train", "val") for name in meta[split]})]
+            eos = next((e for e in map(self._eos_from_tokenizer, places) if e is not None), None)
         if eos is None:
             print(f"warning: {folder}: no end-of-text id (meta.json eos_id or a tokenizer/ folder): "
                   "windows start anywhere, not at a trajectory", file=sys.stderr)
