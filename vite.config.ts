@@ -7,6 +7,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { onnxFileName, type ModelDtype } from './src/neuralEngine/modelConfig';
+import { isPythonWorkerScript, PYTHON_WORKER_CSP } from './src/realEngine/workerPolicy';
 
 // Cross-origin isolation: SharedArrayBuffer (Pyodide's interrupt buffer) needs both headers.
 const isolation = {
@@ -79,6 +80,23 @@ function missingModelsAre404(): Plugin {
   };
 }
 
+/** The Python worker's script is served with its Content-Security-Policy (workerPolicy.ts). */
+function pythonWorkerPolicy(): Plugin {
+  const middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => {
+    if (isPythonWorkerScript((req.url ?? '').split('?')[0]!)) res.setHeader('Content-Security-Policy', PYTHON_WORKER_CSP);
+    next();
+  };
+  return {
+    name: 'ndb-python-worker-policy',
+    configureServer(server) {
+      server.middlewares.use(middleware);
+    },
+    configurePreviewServer(server) {
+      server.middlewares.use(middleware);
+    },
+  };
+}
+
 /** In the model worker, transformers.js (used for its tokenizer only) gets a stub for ORT. */
 function ortStubForTransformers(): Plugin {
   const stub = fileURLToPath(new URL('./src/neuralEngine/browserOrtStub.ts', import.meta.url));
@@ -130,7 +148,7 @@ export default defineConfig({
     __NDB_MODEL_CACHE__: JSON.stringify(model.cache),
     __NDB_MODEL_FILES__: JSON.stringify(model.files),
   },
-  plugins: [svelte(), missingModelsAre404(), pwa],
+  plugins: [svelte(), missingModelsAre404(), pythonWorkerPolicy(), pwa],
   server: { headers: isolation },
   preview: { headers: isolation },
   worker: { format: 'es', plugins: () => [ortStubForTransformers()] },

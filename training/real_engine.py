@@ -10,20 +10,22 @@ import importlib.util
 import sys
 from pathlib import Path
 
-TRACER_PATH = Path(__file__).resolve().parents[1] / "src" / "realEngine" / "tracer.py"
+ENGINE_DIR = Path(__file__).resolve().parents[1] / "src" / "realEngine"
+TRACER_PATH = ENGINE_DIR / "tracer.py"
 
 
-def _load_tracer():  # noqa: ANN202 - a module object
-    name = "ndb_tracer"
+def _load(name: str, path: Path):  # noqa: ANN202 - a module object
     if name in sys.modules:
         return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, TRACER_PATH)
+    spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise ImportError(f"cannot load the tracer from {TRACER_PATH}")
+        raise ImportError(f"cannot load {name} from {path}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses and pickling look modules up by name
     spec.loader.exec_module(module)
     return module
 
 
-tracer = _load_tracer()
+# The tracer imports its sandbox (sandbox.py) by the name the engine installs it under.
+_load("ndb_sandbox", ENGINE_DIR / "sandbox.py")
+tracer = _load("ndb_tracer", TRACER_PATH)

@@ -17,7 +17,8 @@ import type { LoadedModel } from '../neuralEngine/nodeModel';
 import { NeuralSession } from '../neuralEngine/neuralSession';
 import { argmax } from '../neuralEngine/causalLm';
 import { decoderShape } from '../neuralEngine/modelConfig';
-import { loadNodeEngine, REPO_ROOT } from '../realEngine/node';
+import { REPO_ROOT } from '../realEngine/node';
+import { loadPythonHost } from '../realEngine/pythonHost';
 
 /** The actions run on every program, in this order. */
 export const BENCH_ACTIONS = ['step_into', 'step_into', 'step_over', 'step_over', 'step_into', 'step_over', 'step_return', 'inv_step_call'];
@@ -116,7 +117,7 @@ async function rawGreedy(model: LoadedModel, prompt: number[], steps: number): P
 }
 
 export async function runBench(model: LoadedModel, options: BenchOptions = {}): Promise<BenchResult> {
-  const engine = await loadNodeEngine();
+  const engine = await loadPythonHost();
   const actions: Action[] = (options.actions ?? BENCH_ACTIONS).map(parseAction);
   const programs = examplePrograms().slice(0, options.programs ?? 6);
   const predictor = model.predictor;
@@ -136,7 +137,7 @@ export async function runBench(model: LoadedModel, options: BenchOptions = {}): 
   let enginePrefillMs = 0;
   try {
     for (const program of programs) {
-      const rec = engine.record(program.source, program.call, { maxEvents: 2000, timeLimit: 5 });
+      const rec = await engine.record(program.source, program.call, { maxEvents: 2000, timeLimit: 5 });
       if (rec.events.length === 0) continue;
       const nav = new Navigator(rec, []);
       const session = new NeuralSession(predictor, rec, nav.position, []);

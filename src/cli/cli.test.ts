@@ -1,12 +1,13 @@
 // The CLI contract: `ndb trace`, `ndb debug` (single and --batch), errors on stderr with a non-zero status.
 
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../realEngine/node';
+import { hostilePrograms } from '../realEngine/testing/hostilePrograms';
 import { main } from './main';
 
 const dir = mkdtempSync(join(tmpdir(), 'ndb-cli-'));
@@ -132,4 +133,25 @@ describe('ndb errors', () => {
     expect((failed as { stderr: string }).stderr).toMatch(/main\.py:1:\d+: SyntaxError/);
     expect((failed as { stdout: string }).stdout).toBe('');
   }, 60_000);
+});
+
+describe('ndb trace on programs that try to leave Python', () => {
+  it('ends each in an exception or error state, makes no file on the host, and goes on', async () => {
+    const watched = mkdtempSync(join(tmpdir(), 'ndb-cli-hostile-'));
+    const programs = mkdtempSync(join(tmpdir(), 'ndb-cli-programs-'));
+    for (const hostile of hostilePrograms(watched)) {
+      const file = join(programs, `${hostile.name}.py`);
+      writeFileSync(file, hostile.source);
+      const { code, lines } = await run('trace', file, '--json');
+      expect(code, hostile.name).toBe(0);
+      const exit = JSON.parse(lines.at(-1)!) as { event: string; status: string; message?: string };
+      expect(exit.event, hostile.name).toBe('exit');
+      expect(['exception', 'error'], hostile.name).toContain(exit.status);
+      if (hostile.refusedByPython) expect(exit.message, hostile.name).toMatch(/ndb's sandbox/);
+      expect(existsSync(join(watched, hostile.name)), hostile.name).toBe(false);
+    }
+    expect(readdirSync(watched)).toEqual([]);
+    const { lines } = await run('trace', program, '--call', 'g(3)', '--json');
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ event: 'exit', status: 'normal', value: '6' });
+  }, 120_000);
 });

@@ -3,7 +3,7 @@
 // input prediction (src/core/baselines.ts says what each baseline answers).
 
 import { inputBaselines, outputBaselines, type InputBaselines, type OutputBaselines } from '../core/baselines';
-import type { RealEngine } from '../realEngine/realEngine';
+import type { PythonHost } from '../realEngine/pythonHost';
 
 export interface CruxItem {
   id: string;
@@ -12,25 +12,15 @@ export interface CruxItem {
   output: string;
 }
 
-export interface CruxValueHelpers {
-  same_value(a: string, b: string): boolean;
-  first_argument(input: string): string | null;
-}
-
 /** Whether the item's f, called with `args`, ends normally and returns the expected output. */
-export function returnsOutput(engine: RealEngine, values: Pick<CruxValueHelpers, 'same_value'>, item: CruxItem, args: string): boolean {
-  const check = engine.record(item.code, `f(${args})`, { maxEvents: 20_000, timeLimit: 5 });
-  return check.exit.status === 'normal' && check.exit.value !== undefined && values.same_value(check.exit.value, item.output);
+export async function returnsOutput(engine: PythonHost, item: CruxItem, args: string): Promise<boolean> {
+  const check = await engine.record(item.code, `f(${args})`, { maxEvents: 20_000, timeLimit: 5 });
+  return check.exit.status === 'normal' && check.exit.value !== undefined && (await engine.sameValue(check.exit.value, item.output));
 }
 
-export function cruxBaselines(
-  items: readonly CruxItem[],
-  task: 'output' | 'input',
-  engine: RealEngine,
-  values: CruxValueHelpers,
-): OutputBaselines | InputBaselines {
+export async function cruxBaselines(items: readonly CruxItem[], task: 'output' | 'input', engine: PythonHost): Promise<OutputBaselines | InputBaselines> {
   if (task === 'output') {
-    return outputBaselines(items, { same: (a, b) => values.same_value(a, b), firstArgument: (input) => values.first_argument(input) });
+    return outputBaselines(items, { same: (a, b) => engine.sameValue(a, b), firstArgument: (input) => engine.firstArgument(input) });
   }
-  return inputBaselines(items, { returnsOutput: (item, args) => returnsOutput(engine, values, item, args) });
+  return inputBaselines(items, { returnsOutput: (item, args) => returnsOutput(engine, item, args) });
 }

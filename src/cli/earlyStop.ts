@@ -13,7 +13,7 @@ import { CausalLM, type TensorFactory } from '../neuralEngine/causalLm';
 import { NeuralSession, type Prediction } from '../neuralEngine/neuralSession';
 import type { LoadedModel } from '../neuralEngine/nodeModel';
 import { StatePredictor } from '../neuralEngine/predictor';
-import { loadNodeEngine } from '../realEngine/node';
+import { loadPythonHost } from '../realEngine/pythonHost';
 import { readJsonl, startEvalItem, type EvalItem } from './neural';
 import { Progress } from './progress';
 import { applyEdit, ProgramError } from './session';
@@ -98,7 +98,7 @@ function reasonKey(reason: string): string {
 
 export async function evalEarlyStop(path: string, model: LoadedModel, limit: number | undefined, set: string): Promise<EarlyStopReport> {
   const items = readJsonl<EvalItem>(path).slice(0, limit);
-  const engine = await loadNodeEngine();
+  const engine = await loadPythonHost();
   const predictors = { before: secondPredictor(model), after: model.predictor };
   const stats = { before: new EvalStats(), after: new EvalStats() };
   const ms = { before: [] as number[], after: [] as number[] };
@@ -117,7 +117,7 @@ export async function evalEarlyStop(path: string, model: LoadedModel, limit: num
   let turn = 0;
   const progress = new Progress(items.length, 'early-stop');
   for (const [i, item] of items.entries()) {
-    const { rec, breakpoints, real, rerun } = startEvalItem(engine, item);
+    const { rec, breakpoints, real, rerun } = await startEvalItem(engine, item);
     const sessions = {
       before: new NeuralSession(predictors.before, rec, real.position, breakpoints, { earlyStop: false }),
       after: new NeuralSession(predictors.after, rec, real.position, breakpoints, { earlyStop: true }),

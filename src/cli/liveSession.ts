@@ -268,7 +268,7 @@ export class LiveSession {
 
   private readonly rerun = async (edits: readonly Edit[]): Promise<Recording> => {
     const rec = await this.host.record(this.source, this.call, this.recordOptions(edits));
-    // A run stopped from outside (see workerHost.ts) has no events to compare with.
+    // A run stopped from outside (see processHost.ts) has no events to compare with.
     if (rec.events.length === 0 && rec.exit.status === 'timeout') throw new SessionError(rec.exit.message ?? 'the run was stopped');
     return rec;
   };

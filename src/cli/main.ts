@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { ActionSyntaxError, formatStep, parseStep, parseStepList, type Step } from '../core/actions';
 import type { DebugState } from '../core/state';
 import { toTraceLines } from '../core/traceJsonl';
-import { loadNodeEngine } from '../realEngine/node';
+import { loadPythonHost } from '../realEngine/pythonHost';
 import { checkKnown, parseArgs, parseLineList, stringOption, UsageError, type ParsedArgs } from './args';
 import { debugStates, ProgramError, recordOrThrow, rerunWith } from './session';
 
@@ -112,8 +112,8 @@ function maxEventsOption(args: ParsedArgs): number | undefined {
 async function traceCommand(args: ParsedArgs, out: Out): Promise<number> {
   checkKnown(args, ['call', 'json', 'max-events']);
   const source = readProgram(fileArgument(args));
-  const engine = await loadNodeEngine();
-  const rec = recordOrThrow(engine, source, stringOption(args, 'call') ?? '', maxEventsOption(args));
+  const engine = await loadPythonHost();
+  const rec = await recordOrThrow(engine, source, stringOption(args, 'call') ?? '', maxEventsOption(args));
   if (args.options.has('json')) {
     for (const line of toTraceLines(rec)) out(JSON.stringify(line));
   } else {
@@ -216,8 +216,8 @@ async function debugCommand(args: ParsedArgs, out: Out): Promise<number> {
   const source = readProgram(fileArgument(args));
   const actions = parseStepList(stringOption(args, 'actions') ?? '');
   const breakpoints = parseLineList(stringOption(args, 'breakpoints'), '--breakpoints');
-  const engine = await loadNodeEngine();
-  const rec = recordOrThrow(engine, source, stringOption(args, 'call') ?? '', maxEvents);
+  const engine = await loadPythonHost();
+  const rec = await recordOrThrow(engine, source, stringOption(args, 'call') ?? '', maxEvents);
   const rerun = rerunWith(engine, rec, maxEvents);
   if (engineName !== 'real') {
     const neural = await import('./neural');
@@ -235,7 +235,7 @@ async function debugCommand(args: ParsedArgs, out: Out): Promise<number> {
 
 async function batchCommand(path: string, maxEvents: number | undefined, engineName: EngineName, args: ParsedArgs, out: Out): Promise<number> {
   const text = readProgram(path);
-  const engine = await loadNodeEngine();
+  const engine = await loadPythonHost();
   const neural = engineName === 'real' ? undefined : await import('./neural');
   const model = neural ? await neural.modelFromArgs(args) : undefined;
   let failures = 0;
@@ -248,7 +248,7 @@ async function batchCommand(path: string, maxEvents: number | undefined, engineN
       if (typeof req.file !== 'string') throw new ProgramError('a request needs "file"');
       const actions: Step[] = (req.actions ?? []).map((a) => parseStep(String(a)));
       const breakpoints = (req.breakpoints ?? []).map(Number);
-      const rec = recordOrThrow(engine, readProgram(req.file), req.call ?? '', maxEvents);
+      const rec = await recordOrThrow(engine, readProgram(req.file), req.call ?? '', maxEvents);
       const rerun = rerunWith(engine, rec, maxEvents);
       const states = neural && model && engineName !== 'real'
         ? await neural.neuralDebugStates(model, rec, actions, breakpoints, engineName, rerun)

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseStep, type Action, type Step } from '../core/actions';
-import { DebugSession } from '../core/debugSession';
+import { DebugSession, type Rerun } from '../core/debugSession';
 import type { Edit } from '../core/whatIf';
 import { compareStates, type StateComparison } from '../core/compare';
 import { EvalStats } from '../core/evalStats';
@@ -14,11 +14,11 @@ import { NeuralSession } from '../neuralEngine/neuralSession';
 import { cliState, NeuralFollower, predictedState } from './neuralFollower';
 import type { ModelDtype } from '../neuralEngine/modelConfig';
 import { loadNodeModel, type LoadedModel } from '../neuralEngine/nodeModel';
-import { loadNodeEngine, readRepoFile, REPO_ROOT } from '../realEngine/node';
-import { installModule, type RealEngine } from '../realEngine/realEngine';
+import { REPO_ROOT } from '../realEngine/node';
+import { loadPythonHost, type PythonHost } from '../realEngine/pythonHost';
 import { stringOption, UsageError, type ParsedArgs } from './args';
 import type { InputBaselines, OutputBaselines } from '../core/baselines';
-import { cruxBaselines, returnsOutput, type CruxItem, type CruxValueHelpers } from './cruxBaselines';
+import { cruxBaselines, returnsOutput, type CruxItem } from './cruxBaselines';
 import { quantile } from '../core/quantile';
 import { Progress } from './progress';
 import { applyEdit, ProgramError } from './session';
@@ -49,7 +49,7 @@ export async function neuralDebugStates(
   steps: readonly Step[],
   breakpoints: readonly number[],
   mode: 'neural' | 'both',
-  rerun: (edits: readonly Edit[]) => Recording,
+  rerun: Rerun,
 ): Promise<unknown[]> {
   const real = new DebugSession(rec, breakpoints);
   const follower = new NeuralFollower(model.predictor, real, mode, breakpoints);
@@ -81,9 +81,9 @@ export interface EvalItem {
 
 /** An evaluation item recorded by the real engine, its session at the item's start, and how to
  * record it again with what-if edits. */
-export function startEvalItem(engine: RealEngine, item: EvalItem) {
+export async function startEvalItem(engine: PythonHost, item: EvalItem) {
   const options = { maxEvents: item.max_events ?? 2000, timeLimit: 5 };
-  const rec = engine.record(item.source, item.call, options);
+  const rec = await engine.record(item.source, item.call, options);
   const breakpoints = item.breakpoints ?? [];
   const real = new DebugSession(rec, breakpoints);
   if (item.start !== undefined && item.start !== null) real.jump(item.start);
@@ -102,7 +102,7 @@ export async function evalTrajectories(
   ReturnType<EvalStats['report']> & { items: number; edits_refused: number; ms_per_state: number; ms_per_state_median: number; ms_per_state_p95: number; stopped_early: number }
 > {
   const items = readJsonl<EvalItem>(path).slice(0, limit);
-  const engine = await loadNodeEngine();
+  const engine = await loadPythonHost();
   const stats = new EvalStats();
   const progress = new Progress(items.length, 'eval');
   let ms = 0;
@@ -110,7 +110,7 @@ export async function evalTrajectories(
   let stoppedEarly = 0;
   let refused = 0;
   for (const [i, item] of items.entries()) {
-    const { rec, breakpoints, real, rerun } = startEvalItem(engine, item);
+    const { rec, breakpoints, real, rerun } = await startEvalItem(engine, item);
     const session = new NeuralSession(model.predictor, rec, real.position, breakpoints);
     let edited = false;
     for (const [k, step] of item.actions.map(parseStep).entries()) {
@@ -150,27 +150,6 @@ export async function evalTrajectories(
   };
 }
 
-interface ValueHelpers extends CruxValueHelpers {
-  call_arguments(values: string[]): string | null;
-}
-
-export function valueHelpers(engine: RealEngine): ValueHelpers {
-  installModule(engine.pyodide, 'ndb_values', readRepoFile('src/realEngine/values.py'));
-  const mod = engine.pyodide.pyimport('ndb_values') as unknown as ValueHelpers & { call_arguments(v: unknown): string | null };
-  return {
-    same_value: (a, b) => Boolean(mod.same_value(a, b)),
-    first_argument: (input) => (mod.first_argument(input) as string | null | undefined) ?? null,
-    call_arguments: (values) => {
-      const list = engine.pyodide.toPy(values);
-      try {
-        return (mod.call_arguments(list) as string | null | undefined) ?? null;
-      } finally {
-        (list as { destroy?: () => void }).destroy?.();
-      }
-    },
-  };
-}
-
 export interface CruxResult {
   task: 'output' | 'input';
   action: string;
@@ -193,13 +172,12 @@ export async function evalCruxeval(
   onItem: (line: string) => void,
 ): Promise<CruxResult> {
   const items = readJsonl<CruxItem>(path).slice(0, limit);
-  const engine = await loadNodeEngine();
-  const values = valueHelpers(engine);
+  const engine = await loadPythonHost();
   const progress = new Progress(items.length, `cruxeval-${task[0]}`);
   let passed = 0;
   for (const [i, item] of items.entries()) {
     const call = `f(${item.input})`;
-    const rec = engine.record(item.code, call, { maxEvents: 10_000, timeLimit: 5 });
+    const rec = await engine.record(item.code, call, { maxEvents: 10_000, timeLimit: 5 });
     const entryReturn = rec.events.findIndex((e) => e.event === 'return' && e.depth === 0);
     let ok = false;
     let predicted: string | null = null;
@@ -216,16 +194,16 @@ export async function evalCruxeval(
         }
         if (last && !('unparseable' in last) && last.event === 'return' && last.value !== undefined && !last.raising) {
           predicted = last.value;
-          ok = values.same_value(last.value, item.output);
+          ok = await engine.sameValue(last.value, item.output);
         }
       } else {
         const session = new NeuralSession(model.predictor, rec, entryReturn, []);
         const p = await session.predict({ kind: 'inv_step_call' });
         const s = p.state;
         if (!('unparseable' in s) && s.event === 'call' && s.locals) {
-          const args = values.call_arguments(Object.values(s.locals));
+          const args = await engine.callArguments(Object.values(s.locals));
           predicted = args;
-          if (args !== null) ok = returnsOutput(engine, values, item, args);
+          if (args !== null) ok = await returnsOutput(engine, item, args);
         }
       }
     }
@@ -233,7 +211,7 @@ export async function evalCruxeval(
     onItem(JSON.stringify({ id: item.id, passed: ok, predicted }));
     progress.update(i + 1, `pass@1 ${(passed / (i + 1)).toFixed(3)}`);
   }
-  const baselines = cruxBaselines(items, task, engine, values);
+  const baselines = await cruxBaselines(items, task, engine);
   return {
     task,
     action: task === 'input' ? 'inv_step_call' : actionName,

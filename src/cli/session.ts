@@ -1,11 +1,11 @@
 // Runs one debugging request against the real engine: record, then apply actions.
 
 import type { Step } from '../core/actions';
-import { DebugSession } from '../core/debugSession';
+import { DebugSession, type Rerun } from '../core/debugSession';
 import type { DebugState } from '../core/state';
 import type { Recording } from '../core/trace';
 import { EditError, type Edit } from '../core/whatIf';
-import type { RealEngine } from '../realEngine/realEngine';
+import type { PythonHost } from '../realEngine/pythonHost';
 
 export class ProgramError extends Error {}
 
@@ -18,16 +18,16 @@ export function startProblem(rec: Recording, file = 'main.py'): string | undefin
   return undefined;
 }
 
-export function recordOrThrow(engine: RealEngine, source: string, call: string, maxEvents?: number, edits?: readonly Edit[]): Recording {
+export async function recordOrThrow(engine: PythonHost, source: string, call: string, maxEvents?: number, edits?: readonly Edit[]): Promise<Recording> {
   const options = { ...(maxEvents === undefined ? {} : { maxEvents }), ...(edits?.length ? { edits } : {}) };
-  const rec = engine.record(source, call, options);
+  const rec = await engine.record(source, call, options);
   const problem = startProblem(rec);
   if (problem) throw new ProgramError(problem);
   return rec;
 }
 
 /** The re-run a what-if edit needs: the same program and call with the edits made. */
-export function rerunWith(engine: RealEngine, rec: Recording, maxEvents?: number): (edits: readonly Edit[]) => Recording {
+export function rerunWith(engine: PythonHost, rec: Recording, maxEvents?: number): Rerun {
   return (edits) => {
     const options = { ...(maxEvents === undefined ? {} : { maxEvents }), edits };
     return engine.record(rec.source, rec.call, options);
@@ -35,7 +35,7 @@ export function rerunWith(engine: RealEngine, rec: Recording, maxEvents?: number
 }
 
 /** A bad `set:` item names its place in the list. */
-export async function applyEdit(session: DebugSession, step: Extract<Step, { kind: 'set' }>, index: number, rerun: (edits: readonly Edit[]) => Recording): Promise<void> {
+export async function applyEdit(session: DebugSession, step: Extract<Step, { kind: 'set' }>, index: number, rerun: Rerun): Promise<void> {
   try {
     await session.edit(step.name, step.expr, rerun);
   } catch (err) {
@@ -50,7 +50,7 @@ export async function debugStates(
   rec: Recording,
   steps: readonly Step[],
   breakpoints: readonly number[],
-  rerun: (edits: readonly Edit[]) => Recording,
+  rerun: Rerun,
 ): Promise<DebugState[]> {
   const session = new DebugSession(rec, breakpoints);
   const states: DebugState[] = [session.state];

@@ -10,7 +10,7 @@ import { argmax } from '../neuralEngine/causalLm';
 import type { ModelDtype } from '../neuralEngine/modelConfig';
 import { NeuralSession } from '../neuralEngine/neuralSession';
 import { loadNodeModel, type LoadedModel } from '../neuralEngine/nodeModel';
-import { loadNodeEngine } from '../realEngine/node';
+import { loadPythonHost } from '../realEngine/pythonHost';
 import { Progress } from './progress';
 
 interface Item {
@@ -33,14 +33,14 @@ export interface VariantReport {
 
 export async function evalVariants(dir: string, path: string, dtypes: ModelDtype[], limit: number): Promise<VariantReport[]> {
   const items = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).slice(0, limit).map((l) => JSON.parse(l) as Item);
-  const engine = await loadNodeEngine();
+  const engine = await loadPythonHost();
   const base = await loadNodeModel(dir, 'fp32');
   const variants: LoadedModel[] = [];
   for (const d of dtypes) variants.push(d === 'fp32' ? base : await loadNodeModel(dir, d));
   const tally = variants.map(() => ({ states: 0, tokens: 0, sameTokens: 0, sameStates: 0, exact: 0 }));
   const progress = new Progress(items.length, 'variants');
   for (const [i, item] of items.entries()) {
-    const rec = engine.record(item.source, item.call, { maxEvents: item.max_events ?? 2000, timeLimit: 5 });
+    const rec = await engine.record(item.source, item.call, { maxEvents: item.max_events ?? 2000, timeLimit: 5 });
     const breakpoints = item.breakpoints ?? [];
     const nav = new Navigator(rec, breakpoints);
     if (item.start !== undefined && item.start !== null) nav.jump(item.start);

@@ -34,19 +34,19 @@ describe('output baselines', () => {
     return input.trim() || null;
   };
 
-  it('answers the most common expected output everywhere, and the first argument', () => {
-    const b = outputBaselines(items, { same, firstArgument });
+  it('answers the most common expected output everywhere, and the first argument', async () => {
+    const b = await outputBaselines(items, { same, firstArgument });
     expect(b.most_common_answer).toEqual({ answer: 'True', passed: 3, pass_at_1: 3 / 7 });
     // t1 only: [1.0, 2] is not the text [1, 2] (Python's equality says it is: see the CLI test)
     expect(b.first_argument).toEqual({ passed: 1, pass_at_1: 1 / 7 });
   });
 
-  it('scores nothing on no items and skips items without arguments', () => {
-    expect(outputBaselines([], { same, firstArgument })).toEqual({
+  it('scores nothing on no items and skips items without arguments', async () => {
+    expect(await outputBaselines([], { same, firstArgument })).toEqual({
       most_common_answer: { answer: null, passed: 0, pass_at_1: 0 },
       first_argument: { passed: 0, pass_at_1: 0 },
     });
-    expect(outputBaselines([{ input: '', output: 'None' }], { same, firstArgument: () => null }).first_argument.passed).toBe(0);
+    expect((await outputBaselines([{ input: '', output: 'None' }], { same, firstArgument: () => null })).first_argument.passed).toBe(0);
   });
 });
 
@@ -65,8 +65,8 @@ describe('input baselines', () => {
   const returnsOutput = (item: CruxLikeItem & { id: string }, args: string) =>
     JSON.stringify(run[item.id]!(parse(args))) === JSON.stringify(parse(item.output)[0]);
 
-  it('calls every f with the most common input, and with the expected output', () => {
-    const b = inputBaselines(items, { returnsOutput });
+  it('calls every f with the most common input, and with the expected output', async () => {
+    const b = await inputBaselines(items, { returnsOutput });
     expect(b.most_common_input).toEqual({ input: '3', passed: 3, pass_at_1: 3 / 7 });
     expect(b.output_as_input).toEqual({ passed: 4, pass_at_1: 4 / 7 });
   });

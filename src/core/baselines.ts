@@ -1,6 +1,7 @@
 // Trivial answers to CruxEval-style items, scored the way the model is scored on the same items,
 // so that a reader sees what the model adds. Pure: comparing Python values and running a function
-// are given as callbacks (Pyodide in the CLI, anything in tests).
+// are given as callbacks, asynchronous (the CLI's Python runs in a process of its own), that may
+// answer at once (tests).
 
 export interface CruxLikeItem {
   /** The call's argument list as written, e.g. `[1, 2], 3` for `f([1, 2], 3)`. */
@@ -51,19 +52,26 @@ function score(hits: readonly boolean[]): BaselineScore {
 
 export interface OutputHelpers {
   /** Whether two reprs denote the same value (the model's own scoring rule). */
-  same(predicted: string, expected: string): boolean;
+  same(predicted: string, expected: string): boolean | Promise<boolean>;
   /** The first argument of an argument list as written, or null when there is none. */
-  firstArgument(input: string): string | null;
+  firstArgument(input: string): string | null | Promise<string | null>;
 }
 
-export function outputBaselines(items: readonly CruxLikeItem[], h: OutputHelpers): OutputBaselines {
+/** Each item's verdict, in order (one at a time: the helpers may share one Python). */
+async function each<T>(items: readonly T[], verdict: (item: T) => Promise<boolean>): Promise<boolean[]> {
+  const hits: boolean[] = [];
+  for (const item of items) hits.push(await verdict(item));
+  return hits;
+}
+
+export async function outputBaselines(items: readonly CruxLikeItem[], h: OutputHelpers): Promise<OutputBaselines> {
   const answer = mostCommon(items.map((i) => i.output));
   return {
-    most_common_answer: { answer, ...score(items.map((i) => answer !== null && h.same(answer, i.output))) },
+    most_common_answer: { answer, ...score(await each(items, async (i) => answer !== null && (await h.same(answer, i.output)))) },
     first_argument: score(
-      items.map((i) => {
-        const first = h.firstArgument(i.input);
-        return first !== null && h.same(first, i.output);
+      await each(items, async (i) => {
+        const first = await h.firstArgument(i.input);
+        return first !== null && (await h.same(first, i.output));
       }),
     ),
   };
@@ -72,13 +80,13 @@ export function outputBaselines(items: readonly CruxLikeItem[], h: OutputHelpers
 export interface InputHelpers<T extends CruxLikeItem> {
   /** Whether the item's f, called with this argument list, returns the item's output (the
    * model's own scoring rule for input prediction). */
-  returnsOutput(item: T, args: string): boolean;
+  returnsOutput(item: T, args: string): boolean | Promise<boolean>;
 }
 
-export function inputBaselines<T extends CruxLikeItem>(items: readonly T[], h: InputHelpers<T>): InputBaselines {
+export async function inputBaselines<T extends CruxLikeItem>(items: readonly T[], h: InputHelpers<T>): Promise<InputBaselines> {
   const input = mostCommon(items.map((i) => i.input));
   return {
-    most_common_input: { input, ...score(items.map((i) => input !== null && h.returnsOutput(i, input))) },
-    output_as_input: score(items.map((i) => h.returnsOutput(i, i.output))),
+    most_common_input: { input, ...score(await each(items, async (i) => input !== null && (await h.returnsOutput(i, input)))) },
+    output_as_input: score(await each(items, async (i) => h.returnsOutput(i, i.output))),
   };
 }

@@ -1,13 +1,14 @@
 // `ndb dap` driven as VS Code drives it (DebugClient over stdio): every stop is compared with
 // the CLI's states, which are pdb's (src/realEngine/bdbOracle.test.ts).
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
+import { hostilePrograms } from '../realEngine/testing/hostilePrograms';
 import { act, dapClient, launch, where } from './testing/client';
 
 const dir = mkdtempSync(join(tmpdir(), 'ndb-dap-'));
@@ -274,4 +275,16 @@ describe('ndb dap', () => {
     const { rows } = await predictedRows();
     expect(rows['(return)']).toMatch(/^\S+ ✓$|✗ \(real: 3\)$/);
   });
+
+  it('runs a program that tries to leave Python to its end inside it', async () => {
+    const watched = mkdtempSync(join(tmpdir(), 'ndb-dap-hostile-'));
+    for (const name of ['os-system', 'past-python-eval', 'past-python-mount']) {
+      const hostile = hostilePrograms(watched).find((p) => p.name === name)!;
+      const dc = await started();
+      const { first } = await launch(dc, { program: program(`${name}.py`, hostile.source), stopOnEntry: true });
+      expect(first.event, name).toBe('stopped');
+      expect((await act(dc, () => dc.continueRequest({ threadId: 1 }))).event, name).toMatch(/stopped|terminated/);
+      expect(existsSync(join(watched, name)), name).toBe(false);
+    }
+  }, 120_000);
 });

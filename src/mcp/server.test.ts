@@ -1,7 +1,7 @@
 // `ndb mcp` driven by the MCP SDK's own client over stdio, started as the contract says
 // (`npm run --silent ndb -- mcp`); every state is compared with the CLI's (`ndb debug --json`).
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
 import { REPO_ROOT } from '../realEngine/node';
+import { hostilePrograms } from '../realEngine/testing/hostilePrograms';
 
 const CODE = ['def f(xs):', '    s = 0', '    for x in xs:', '        s += x', '    return s', '', 'def g(n):', '    print("g", n)', '    return f(list(range(n))) * 2', ''].join('\n');
 
@@ -127,6 +128,29 @@ describe('ndb mcp', () => {
     expect((await ok('step', { session: spin, action: 'inv_step_into' })).state).toMatchObject({ event: 'line', function: 'spin' });
     for (const id of [good, spin]) await ok('end_session', { session: id });
   });
+
+  it('keeps programs that try to leave Python inside it, and the next session works', async () => {
+    const watched = mkdtempSync(join(tmpdir(), 'ndb-mcp-hostile-'));
+    for (const hostile of hostilePrograms(watched)) {
+      // A module-level program starts at its first line; continue runs it to its end.
+      const started = await call('start_session', { code: hostile.source });
+      if (started.isError) {
+        // refused before any stop (e.g. the engine restarted under it): said as a tool error
+        expect(started.content[0]!.text, hostile.name).toMatch(/sandbox|engine/);
+      } else {
+        const session = started.structuredContent!.session as string;
+        const { state } = await ok('step', { session, action: 'continue' });
+        expect(state, hostile.name).toMatchObject({ event: 'exit' });
+        expect(['exception', 'error'], hostile.name).toContain((state as { status: string }).status);
+        await ok('end_session', { session });
+      }
+      expect(existsSync(join(watched, hostile.name)), hostile.name).toBe(false);
+    }
+    expect(readdirSync(watched)).toEqual([]);
+    const next = (await ok('start_session', { code: CODE, call: 'g(2)' })).session as string;
+    expect((await ok('step', { session: next, action: 'continue' })).state).toMatchObject({ event: 'exit', status: 'normal', value: '2' });
+    await ok('end_session', { session: next });
+  }, 120_000);
 
   it('bounds the number of sessions', async () => {
     const ids: string[] = [];

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadPyodide } from 'pyodide';
-import { RealEngine } from './realEngine';
+import { RealEngine, sandboxJsGlobals, type EngineSources } from './realEngine';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -12,16 +12,24 @@ export function readRepoFile(relative: string): string {
   return readFileSync(new URL(`../../${relative}`, import.meta.url), 'utf8');
 }
 
+/** The engine's Python, read from this checkout. */
+export function engineSources(): EngineSources {
+  return { tracer: readRepoFile('src/realEngine/tracer.py'), sandbox: readRepoFile('src/realEngine/sandbox.py') };
+}
+
 let engine: Promise<RealEngine> | undefined;
 
-/** One Pyodide per process: loading takes seconds. */
+/** One Pyodide in this process: loading takes seconds. Only for tests and the training tracer
+ * (which run ndb's own programs and the corpus): the faces that run a user's program use the
+ * sandboxed engine process (processHost.ts). */
 export function loadNodeEngine(): Promise<RealEngine> {
   engine ??= (async () => {
     const pyodide = await loadPyodide({
+      jsglobals: sandboxJsGlobals(),
       stdout: (line: string) => process.stderr.write(`${line}\n`),
       stderr: (line: string) => process.stderr.write(`${line}\n`),
     });
-    return RealEngine.create(pyodide, readRepoFile('src/realEngine/tracer.py'));
+    return RealEngine.create(pyodide, engineSources());
   })();
   return engine;
 }

@@ -11,13 +11,21 @@
 // of the interpreter with the tracer imported (Pyodide's makeMemorySnapshot) in the Cache API,
 // and the next load restores it instead of starting Python again (measured in `npm run bench:web`).
 // The snapshot is read while pyodide.mjs is imported, and a restored interpreter keeps the tracer
-// it already holds (the snapshot's key names the tracer's source).
+// it already holds (the snapshot's key names the tracer's source). A snapshot is used only when its
+// bytes have the SHA-256 digest stored with them.
+//
+// Debugged code is untrusted: `import js` gives an empty namespace, and before the first program
+// runs the worker closes its own realm (workerLockdown.ts: no storage of the app's origin, no
+// network, no other realm). Everything the worker needs afterwards (the page's channel, the
+// snapshot's cache) is held in this module's closures, out of Python's reach.
 
 import type { loadPyodide as LoadPyodide, PyodideInterface } from 'pyodide';
 import tracerSource from './tracer.py?raw';
 import type { EvaluationResult, WorkerRequest, WorkerResponse } from './client';
-import { installModule, RealEngine, type RecordOptions } from './realEngine';
+import { installModule, RealEngine, sandboxJsGlobals, type RecordOptions } from './realEngine';
+import sandboxSource from './sandbox.py?raw';
 import valuesSource from './values.py?raw';
+import { closeRealm } from './workerLockdown';
 
 interface WorkerScope {
   postMessage(message: WorkerResponse): void;
@@ -26,13 +34,15 @@ interface WorkerScope {
 }
 
 const scope = self as unknown as WorkerScope;
+// Taken before the realm is closed (closeRealm removes postMessage from the global object).
+const postToPage = scope.postMessage.bind(scope);
 
 /** Messages held until `init` (the page listens from then on). */
 let outbox: WorkerResponse[] | null = [];
 
 function post(msg: WorkerResponse): void {
   if (outbox) outbox.push(msg);
-  else scope.postMessage(msg);
+  else postToPage(msg);
 }
 
 let receiveInit!: (interruptBuffer: Uint8Array | null) => void;
@@ -42,7 +52,7 @@ function onInit(interruptBuffer: Uint8Array | null): void {
   if (!outbox) return;
   const held = outbox;
   outbox = null;
-  for (const msg of held) scope.postMessage(msg);
+  for (const msg of held) postToPage(msg);
   receiveInit(interruptBuffer);
 }
 
@@ -88,13 +98,28 @@ async function snapshotCache(): Promise<Cache | null> {
   }
 }
 
+/** The header that carries a stored snapshot's SHA-256 digest (hex). */
+const DIGEST_HEADER = 'X-Ndb-Sha256';
+
+async function sha256(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 /** The stored snapshot, whichever it is (storeSnapshot keeps one): read before its expected key is
- * known, so that reading it overlaps importing Pyodide. */
+ * known, so that reading it overlaps importing Pyodide. Bytes that do not have the digest stored
+ * with them (cut short, or written by anything but this worker) are not a snapshot. */
 async function readStoredSnapshot(cache: Cache | null): Promise<{ url: string; bytes: Uint8Array } | null> {
   try {
     const [request] = (await cache?.keys()) ?? [];
     const hit = request ? await cache?.match(request) : undefined;
-    return request && hit ? { url: request.url, bytes: new Uint8Array(await hit.arrayBuffer()) } : null;
+    if (!request || !hit) return null;
+    const bytes = new Uint8Array(await hit.arrayBuffer());
+    if (hit.headers.get(DIGEST_HEADER) !== (await sha256(bytes))) {
+      await cache?.delete(request);
+      return null;
+    }
+    return { url: request.url, bytes };
   } catch {
     return null;
   }
@@ -113,7 +138,8 @@ function takeSnapshot(pyodide: PyodideWithSnapshot): Uint8Array | null {
 async function storeSnapshot(cache: Cache, url: string, bytes: Uint8Array): Promise<void> {
   try {
     for (const old of await cache.keys()) if (old.url !== url) await cache.delete(old);
-    await cache.put(url, new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'Content-Type': 'application/octet-stream' } }));
+    const headers = { 'Content-Type': 'application/octet-stream', [DIGEST_HEADER]: await sha256(bytes) };
+    await cache.put(url, new Response(bytes as Uint8Array<ArrayBuffer>, { headers }));
   } catch {
     // no room, or the interpreter cannot be snapshotted: the next start is a plain one
   }
@@ -128,11 +154,11 @@ async function load(): Promise<Loaded> {
   // Loaded at run time from the served copy, so that the JS and the wasm always match.
   const mod = (await import(/* @vite-ignore */ `${indexURL}pyodide.mjs`)) as { loadPyodide: typeof LoadPyodide; version: string };
   const cache = await caching;
-  const snapshotUrl = `${indexURL}ndb-snapshot-${fnv(`${mod.version}\0${tracerSource}\0${valuesSource}`)}.bin`;
+  const snapshotUrl = `${indexURL}ndb-snapshot-${fnv(`${mod.version}\0${tracerSource}\0${sandboxSource}\0${valuesSource}`)}.bin`;
   const found = await stored;
   const snapshot = found?.url === snapshotUrl ? found.bytes : null;
   post({ type: 'stage', stage: snapshot ? 'restoring' : 'starting' });
-  const options = { indexURL, stdout: () => undefined, stderr: () => undefined };
+  const options = { indexURL, jsglobals: sandboxJsGlobals(), stdout: () => undefined, stderr: () => undefined };
   let pyodide: PyodideWithSnapshot;
   let fromSnapshot = false;
   try {
@@ -148,7 +174,7 @@ async function load(): Promise<Loaded> {
   // `random`): seed it afresh, as a plain start does. (str hashes keep the snapshot's seed.)
   if (fromSnapshot) pyodide.runPython('import random\nrandom.seed()');
   post({ type: 'stage', stage: 'tracer' });
-  const real = await RealEngine.create(pyodide, tracerSource, { keepLoaded: fromSnapshot });
+  const real = await RealEngine.create(pyodide, { tracer: tracerSource, sandbox: sandboxSource }, { keepLoaded: fromSnapshot });
   installModule(pyodide, 'ndb_values', valuesSource, { keepLoaded: fromSnapshot });
   const values = pyodide.pyimport('ndb_values') as unknown as { evaluate_on_locals: Loaded['evaluateOnLocals'] };
   const version = pyodide.runPython('import sys; sys.version.split()[0]');
@@ -157,6 +183,8 @@ async function load(): Promise<Loaded> {
   const made = !fromSnapshot && cache ? takeSnapshot(pyodide) : null;
   const interruptBuffer = await initialised;
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
+  const open = closeRealm(self);
+  if (open.length > 0) throw new Error(`the Python worker could not close ${open.join(', ')} to debugged code`);
   post({
     type: 'ready',
     loadMs: Math.round(performance.now() - started),

@@ -1,6 +1,7 @@
-// What the long-lived servers (`ndb dap`, `ndb mcp`) ask of Python, behind one asynchronous
-// interface: recording a run, and the small questions a front end asks about a program without
-// running it. Asynchronous so that the engine can move into a worker without touching callers.
+// What the Node faces (the CLI, `ndb dap`, `ndb mcp`) ask of Python, behind one asynchronous
+// interface: recording a run, the small questions a front end asks about a program without running
+// it, and comparing values written as text (evaluation). Asynchronous because the engine lives in a
+// sandboxed process of its own (processHost.ts).
 
 import type { Recording } from '../core/trace';
 import { loadNodeEngine, readRepoFile } from './node';
@@ -19,6 +20,12 @@ export interface PythonHost {
   expressionError(expr: string): Promise<string | null>;
   /** A watch expression on a model's predicted locals (reprs), without the program. */
   evaluateOnLocals(expr: string, locals: Record<string, string>): Promise<LocalsEvaluation>;
+  /** Whether two reprs denote equal Python values (values.py same_value). */
+  sameValue(predicted: string, expected: string): Promise<boolean>;
+  /** The first argument of a call's argument list as written, or null (values.py). */
+  firstArgument(args: string): Promise<string | null>;
+  /** Predicted argument reprs joined into an argument list, or null if one is no literal. */
+  callArguments(values: readonly string[]): Promise<string | null>;
 }
 
 interface SourceInfoModule {
@@ -28,9 +35,12 @@ interface SourceInfoModule {
 
 interface ValuesModule {
   evaluate_on_locals(expr: string, localsJson: string): string;
+  same_value(predicted: string, expected: string): boolean;
+  first_argument(args: string): string | null | undefined;
+  call_arguments_json(valuesJson: string): string | null | undefined;
 }
 
-/** The real engine in this process (Pyodide under Node). */
+/** The real engine in this process (tests only: a user's program runs in the engine process). */
 export function inProcessHost(engine: RealEngine): PythonHost {
   installModule(engine.pyodide, 'ndb_source_info', readRepoFile('src/realEngine/sourceInfo.py'));
   installModule(engine.pyodide, 'ndb_values', readRepoFile('src/realEngine/values.py'));
@@ -41,26 +51,29 @@ export function inProcessHost(engine: RealEngine): PythonHost {
     codeLines: async (source) => JSON.parse(info.executable_lines(source)) as CodeLines,
     expressionError: async (expr) => info.expression_error(expr) ?? null,
     evaluateOnLocals: async (expr, locals) => JSON.parse(values.evaluate_on_locals(expr, JSON.stringify(locals))) as LocalsEvaluation,
+    sameValue: async (a, b) => Boolean(values.same_value(a, b)),
+    firstArgument: async (args) => values.first_argument(args) ?? null,
+    callArguments: async (list) => values.call_arguments_json(JSON.stringify(list)) ?? null,
   };
 }
 
 let host: Promise<PythonHost> | undefined;
 
-/** The host of the long-running servers, one per process: Pyodide in a worker thread, so that a
- * run that never returns can be stopped (workerHost.ts). */
+/** The engine of the Node faces, one per process: Pyodide in a sandboxed process of its own that
+ * is replaced when a run holds it past its deadline (processHost.ts). */
 export function loadPythonHost(): Promise<PythonHost> {
   host ??= (async () => {
-    const { WorkerHost } = await import('./workerHost');
-    const worker = new WorkerHost();
-    await worker.whenReady();
-    return worker;
+    const { ProcessHost } = await import('./processHost');
+    const engine = new ProcessHost();
+    await engine.whenReady();
+    return engine;
   })();
   // A failed load is not kept: the next request tries again.
   host.catch(() => (host = undefined));
   return host;
 }
 
-/** The host on this thread's Pyodide (the CLI's), for callers that need no hard stop. */
+/** The in-process host on this thread's Pyodide, for tests. */
 export async function loadInProcessHost(): Promise<PythonHost> {
   return inProcessHost(await loadNodeEngine());
 }

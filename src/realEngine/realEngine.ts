@@ -22,7 +22,37 @@ export interface RecordOptions {
 
 const MODULE_DIR = '/ndb';
 
+/** The engine's Python: the tracer and the sandbox it runs programs in (sandbox.py). */
+export interface EngineSources {
+  tracer: string;
+  sandbox: string;
+}
+
 type PyCallable = ((...args: unknown[]) => unknown) & { destroy?: () => void };
+
+/** The tracer's options as the JSON record_json reads. */
+export function recordOptionsJson(options: RecordOptions): string {
+  const py: Record<string, unknown> = {};
+  if (options.maxEvents !== undefined) py.max_events = options.maxEvents;
+  if (options.maxRepr !== undefined) py.max_repr = options.maxRepr;
+  if (options.timeLimit !== undefined) py.time_limit = options.timeLimit;
+  if (options.edits?.length) py.edits = options.edits;
+  if (options.conditions && Object.keys(options.conditions).length > 0) py.conditions = options.conditions;
+  if (options.watch?.length) py.watch = options.watch;
+  return JSON.stringify(py);
+}
+
+/** record_json's answer as a recording. */
+export function parseRecording(text: unknown): Recording {
+  if (typeof text !== 'string') throw new Error('the tracer returned no JSON');
+  return JSON.parse(text) as Recording;
+}
+
+/** What user code sees as the `js` module: an empty namespace with no prototype, so that no
+ * property of it leads to the JavaScript global object (loadPyodide's `jsglobals`). */
+export function sandboxJsGlobals(): object {
+  return Object.create(null) as object;
+}
 
 export class RealEngine {
   private constructor(
@@ -30,24 +60,17 @@ export class RealEngine {
     private readonly recordJson: PyCallable,
   ) {}
 
-  /** Installs Python modules (name → source) next to the tracer, e.g. test oracles. */
-  static async create(pyodide: PyodideInterface, tracerSource: string, options: InstallOptions = {}): Promise<RealEngine> {
-    installModule(pyodide, 'ndb_tracer', tracerSource, options);
+  /** Installs the sandbox and the tracer; `options.keepLoaded` for an interpreter restored from a
+   * snapshot that holds them. */
+  static async create(pyodide: PyodideInterface, sources: EngineSources, options: InstallOptions = {}): Promise<RealEngine> {
+    installModule(pyodide, 'ndb_sandbox', sources.sandbox, options);
+    installModule(pyodide, 'ndb_tracer', sources.tracer, options);
     const tracer = pyodide.pyimport('ndb_tracer') as unknown as { record_json: PyCallable };
     return new RealEngine(pyodide, tracer.record_json);
   }
 
   record(source: string, call: string, options: RecordOptions = {}): Recording {
-    const py: Record<string, unknown> = {};
-    if (options.maxEvents !== undefined) py.max_events = options.maxEvents;
-    if (options.maxRepr !== undefined) py.max_repr = options.maxRepr;
-    if (options.timeLimit !== undefined) py.time_limit = options.timeLimit;
-    if (options.edits?.length) py.edits = options.edits;
-    if (options.conditions && Object.keys(options.conditions).length > 0) py.conditions = options.conditions;
-    if (options.watch?.length) py.watch = options.watch;
-    const text = this.recordJson(source, call, JSON.stringify(py));
-    if (typeof text !== 'string') throw new Error('the tracer returned no JSON');
-    return JSON.parse(text) as Recording;
+    return parseRecording(this.recordJson(source, call, recordOptionsJson(options)));
   }
 }
 
@@ -58,10 +81,19 @@ export interface InstallOptions {
   keepLoaded?: boolean;
 }
 
-export function installModule(pyodide: PyodideInterface, name: string, source: string, options: InstallOptions = {}): void {
-  const fs = pyodide.FS as { mkdirTree: (p: string) => void; writeFile: (p: string, d: string) => void };
-  fs.mkdirTree(MODULE_DIR);
-  fs.writeFile(`${MODULE_DIR}/${name}.py`, source);
+/** Python that writes a module's file where the engine imports from and, unless `keepLoaded`,
+ * makes the next import read it afresh: run by installModule here, and sent as it is to the
+ * engine's own process (processHost.ts). */
+export function installModuleCode(name: string, source: string, options: InstallOptions = {}): string {
+  const path = JSON.stringify(`${MODULE_DIR}/${name}.py`);
   const fresh = options.keepLoaded ? '' : `\nimportlib.invalidate_caches()\nsys.modules.pop(${JSON.stringify(name)}, None)`;
-  pyodide.runPython(`import sys, importlib\nif ${JSON.stringify(MODULE_DIR)} not in sys.path: sys.path.insert(0, ${JSON.stringify(MODULE_DIR)})${fresh}`);
+  return (
+    `import os, sys, importlib\nos.makedirs(${JSON.stringify(MODULE_DIR)}, exist_ok=True)\n` +
+    `with open(${path}, "w", encoding="utf-8") as _ndb_file: _ndb_file.write(${JSON.stringify(source)})\n` +
+    `if ${JSON.stringify(MODULE_DIR)} not in sys.path: sys.path.insert(0, ${JSON.stringify(MODULE_DIR)})${fresh}`
+  );
+}
+
+export function installModule(pyodide: PyodideInterface, name: string, source: string, options: InstallOptions = {}): void {
+  pyodide.runPython(installModuleCode(name, source, options));
 }

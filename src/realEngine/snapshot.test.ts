@@ -3,7 +3,7 @@
 // as the interpreter the snapshot was taken from.
 import { loadPyodide, type PyodideInterface } from 'pyodide';
 import { describe, expect, it } from 'vitest';
-import { readRepoFile } from './node';
+import { engineSources } from './node';
 import { installModule, RealEngine } from './realEngine';
 
 type SnapshotLoad = Parameters<typeof loadPyodide>[0] & { _makeSnapshot?: boolean; _loadSnapshot?: Uint8Array };
@@ -13,9 +13,9 @@ const PROGRAM = 'class Box:\n    def __init__(self, n):\n        self.n = n\n\nd
 
 describe('memory snapshot start', () => {
   it('restores the tracer that was imported and records the same events', async () => {
-    const tracer = readRepoFile('src/realEngine/tracer.py');
+    const sources = engineSources();
     const first = (await loadPyodide({ _makeSnapshot: true } as SnapshotLoad)) as Snapshotting;
-    const plain = await RealEngine.create(first, tracer);
+    const plain = await RealEngine.create(first, sources);
     installModule(first, 'ndb_probe', 'VALUE = 1\n');
     first.pyimport('ndb_probe');
     const snapshot = first.makeMemorySnapshot();
@@ -29,7 +29,7 @@ describe('memory snapshot start', () => {
     installModule(restored, 'ndb_probe', 'VALUE = 3\n');
     expect(restored.runPython('import ndb_probe; ndb_probe.VALUE')).toBe(3);
 
-    const warm = await RealEngine.create(restored, tracer, { keepLoaded: true });
+    const warm = await RealEngine.create(restored, sources, { keepLoaded: true });
     const got = warm.record(PROGRAM, 'f(2)');
     expect(got.exit).toEqual(expected.exit);
     expect(got.events.map((e) => [e.event, e.line, e.locals])).toEqual(expected.events.map((e) => [e.event, e.line, e.locals]));

@@ -21,6 +21,8 @@ import time
 import types
 from typing import Any
 
+import ndb_sandbox  # src/realEngine/sandbox.py, installed beside this file
+
 USER_FILENAME = "main.py"
 GENERATOR_FLAGS = 0x20 | 0x80 | 0x200  # CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR
 DEFAULT_MAX_EVENTS = 10_000
@@ -554,6 +556,7 @@ def record(
     saved_stdout, saved_input = sys.stdout, builtins.input
     sys.stdout = recorder.stdout
     builtins.input = _no_input
+    ndb_sandbox.enter()  # from here on the program's own code runs
     try:
         if call_code is not None:
             try:
@@ -587,6 +590,7 @@ def record(
         result["exit"] = {"status": "exception", "message": _describe(exc), "exc_type": type(exc).__name__}
     finally:
         sys.settrace(None)
+        ndb_sandbox.exit()
         sys.stdout = saved_stdout
         builtins.input = saved_input
     if call_code is not None and not recorder.events and result["exit"]["status"] == "exception":

@@ -86,3 +86,10 @@ def evaluate_on_locals(expr: str, locals_json: str) -> str:
     except Exception as exc:
         return json.dumps({"error": f"{type(exc).__name__}: {exc}"})
     return json.dumps({"value": repr(value)})
+
+
+def call_arguments_json(values_json: str) -> str | None:
+    """``call_arguments`` of a JSON list of reprs (how the engine process passes a list)."""
+    import json
+
+    return call_arguments(json.loads(values_json))

@@ -12,6 +12,7 @@ import type { BreakCondition } from '../core/navigator';
 import { EditError, type Edit } from '../core/whatIf';
 import { debugStates, ProgramError, rerunWith } from '../cli/session';
 import { loadNodeEngine } from './node';
+import { inProcessHost, type PythonHost } from './pythonHost';
 import type { RealEngine } from './realEngine';
 import { hash, loadOracle, rng, snapshot, type Snapshot } from './testing/oracle';
 import { loadPrograms } from './testing/programs';
@@ -28,10 +29,12 @@ interface Segment {
 
 const programsEdited = new Set<string>();
 let engine: RealEngine;
+let host: PythonHost;
 let runSegments: (request: string) => string;
 
 beforeAll(async () => {
   engine = await loadNodeEngine();
+  host = inProcessHost(engine);
   runSegments = loadOracle(engine);
 }, 60_000);
 
@@ -66,7 +69,7 @@ describe('what-if edits vs bdb with the same assignment in the live frame', () =
         const breakpoints = lines.filter(() => r() < 0.15).slice(0, 2);
         // Walk forward with the CLI's session, editing a local at some stops.
         const session = new DebugSession(base, breakpoints);
-        const rerun = rerunWith(engine, base);
+        const rerun = rerunWith(host, base);
         const steps: Step[] = [];
         const expected: Snapshot[] = [snapshot(session.recording, session.position)];
         for (let i = 0; i < 10 && session.position < session.recording.events.length; i++) {
@@ -155,7 +158,7 @@ describe('bad edits', () => {
 
   async function run(actions: string): Promise<unknown> {
     const rec = engine.record(source, 'f(4)');
-    return debugStates(rec, parseStepList(actions), [], rerunWith(engine, rec));
+    return debugStates(rec, parseStepList(actions), [], rerunWith(host, rec));
   }
 
   it('goes on from the edited value, and a step back returns to the run before the edit', async () => {
@@ -183,7 +186,7 @@ describe('bad edits', () => {
     const rec = engine.record(source, 'f(4)');
     const session = new DebugSession(rec, []);
     session.apply({ kind: 'breakpoint', line: 4 });
-    await expect(session.edit('total', 'undefined_name', rerunWith(engine, rec))).rejects.toThrow(/NameError/);
+    await expect(session.edit('total', 'undefined_name', rerunWith(host, rec))).rejects.toThrow(/NameError/);
     expect(session.history.depth).toBe(0);
     expect(session.state).toMatchObject({ line: 4, locals: { total: '0' } });
     session.apply({ kind: 'step_return' });
@@ -195,7 +198,7 @@ describe('bad edits', () => {
     const withWatch = (edits: readonly Edit[]) => engine.record(source, 'f(4)', { edits, watch: ['total * 2'] });
     const session = new DebugSession(rec, []);
     session.apply({ kind: 'breakpoint', line: 4 });
-    await session.edit('total', '100', rerunWith(engine, rec));
+    await session.edit('total', '100', rerunWith(host, rec));
     // The base run is re-recorded first, the edited one second: the second fails.
     let calls = 0;
     const failing = (edits: readonly Edit[]) => {
@@ -207,7 +210,7 @@ describe('bad edits', () => {
     session.apply({ kind: 'inv_step_into' }); // back to the run before the edit: unchanged too
     expect(session.recording.events[session.position]!.watch).toBeUndefined();
     session.apply({ kind: 'step_into' });
-    await session.edit('total', '100', rerunWith(engine, rec));
+    await session.edit('total', '100', rerunWith(host, rec));
     await session.rerecord(withWatch);
     expect(session.state).toMatchObject({ locals: { total: '100' } });
     expect(session.recording.events[session.position]!.watch).toEqual([{ value: '200' }]);

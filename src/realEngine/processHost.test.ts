@@ -1,14 +1,14 @@
-// The servers' Python host: Pyodide in a worker thread that is replaced when a run holds it past
-// its deadline (a computation inside one C call, which the tracer cannot interrupt).
+// The Node faces' Python engine: Pyodide in a sandboxed process of its own, replaced when a run
+// holds it past its deadline (a computation inside one C call, which the tracer cannot interrupt).
 
 import { afterAll, describe, expect, it } from 'vitest';
-import { WorkerHost } from './workerHost';
+import { ProcessHost } from './processHost';
 
-const host = new WorkerHost({ graceMs: 1_500 });
+const host = new ProcessHost({ graceMs: 1_500 });
 
 afterAll(() => host.close());
 
-describe('WorkerHost', () => {
+describe('ProcessHost', () => {
   it('records, and answers the questions a debugger asks before running', async () => {
     const rec = await host.record('def f(n):\n    return n + 1\n', 'f(1)', { timeLimit: 5 });
     expect(rec.exit).toMatchObject({ status: 'normal', value: '2' });

@@ -1,0 +1,107 @@
+// The real engine's own process, for the Node faces (the CLI, `ndb dap`, `ndb mcp`): Pyodide under
+// Node's permission model, started by processHost.ts, which also chooses the flags:
+//   --permission (--experimental-permission on Node 20)  no file writes, no child processes, no
+//       worker threads, no native addons; file reads only of Pyodide's folder and this file
+//   --disallow-code-generation-from-strings  no eval or Function(text): JavaScript reached from
+//       Python can call only functions that already exist
+//   and, where Linux allows it, a network namespace of its own (unshare), so there is no network.
+// What the permission model of Node 20 leaves (the network, a few process methods) is removed from
+// this realm below, before Pyodide loads. Plain JavaScript: a TypeScript loader would need a child
+// process (esbuild) and file writes (its cache), which this process does not get.
+//
+// Protocol (processHost.ts has the types): the parent sends {id, kind: 'run', code} (Python source,
+// run with runPython: the engine's own setup, never a user's program) or {id, kind: 'call',
+// module, fn, args} (a function of an installed module, called with string arguments); this
+// process answers {ready, loadMs} once, then {id, result} or {id, error, fatal}. A fatal error
+// (Pyodide cannot go on) ends the process after its answer.
+
+import { constants as fsConstants } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+const [pyodideDir] = process.argv.slice(2);
+const started = performance.now();
+
+// Kept here, out of reach of anything Python can touch: the channel to the parent.
+const send = process.send?.bind(process);
+if (!send) throw new Error('engineProcess.mjs runs as a child with an IPC channel (processHost.ts)');
+
+// Pyodide's NODEFS reads the file-mode constants through process.binding, which the permission
+// model refuses; it gets those constants and nothing else.
+process.binding = (name) => {
+  if (name === 'constants') return { fs: fsConstants };
+  throw new Error(`process.binding(${JSON.stringify(name)}) is not available in ndb's engine`);
+};
+
+// The network, which Node 20's permission model does not restrict, and what would reach it.
+for (const name of ['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest', 'navigator']) {
+  if (name in globalThis) delete globalThis[name];
+}
+
+const { loadPyodide } = await import(pathToFileURL(`${pyodideDir}/pyodide.mjs`).href);
+const pyodide = await loadPyodide({
+  indexURL: `${pyodideDir}/`,
+  // `import js` gives an empty namespace: no property of it leads to this realm's globals.
+  jsglobals: Object.create(null),
+  stdout: (line) => process.stderr.write(`${line}\n`),
+  stderr: (line) => process.stderr.write(`${line}\n`),
+});
+
+// Loaded: what remains of the process object that could act on the host goes too (nothing Python
+// can reach leads to `process`; this is the second lock).
+for (const name of ['binding', '_linkedBinding', 'dlopen', 'getBuiltinModule', 'kill', '_kill', '_debugProcess', '_debugEnd', 'report', 'execve', 'loadEnvFile']) {
+  try {
+    Object.defineProperty(process, name, { value: undefined, configurable: false, writable: false });
+  } catch {
+    // not a property of this Node version
+  }
+}
+for (const key of Object.keys(process.env)) delete process.env[key];
+
+const modules = new Map();
+
+function importModule(name) {
+  let mod = modules.get(name);
+  if (!mod) {
+    mod = pyodide.pyimport(name);
+    modules.set(name, mod);
+  }
+  return mod;
+}
+
+/** A Python answer as plain data: strings, numbers, booleans and None; anything else is dropped. */
+function plain(value) {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  value?.destroy?.();
+  return null;
+}
+
+/** Whether Pyodide can still run Python after an error (a fatal error ends it for good). */
+function alive() {
+  try {
+    pyodide.runPython('None');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+process.on('message', (msg) => {
+  let result;
+  try {
+    if (msg.kind === 'run') {
+      // Runs set the engine up (e.g. install a module again): calls import afresh after one.
+      modules.clear();
+      result = pyodide.runPython(msg.code);
+    } else if (msg.kind === 'call') result = importModule(msg.module)[msg.fn](...msg.args);
+    else throw new Error(`unknown request ${JSON.stringify(msg.kind)}`);
+    send({ id: msg.id, result: plain(result) });
+  } catch (err) {
+    const fatal = !alive();
+    send({ id: msg.id, error: err instanceof Error ? err.message : String(err), fatal }, () => {
+      if (fatal) process.exit(70);
+    });
+  }
+});
+
+send({ ready: true, loadMs: Math.round(performance.now() - started) });
