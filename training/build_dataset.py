@@ -393,6 +393,7 @@ class Stats:
     def __init__(self) -> None:
         self.programs = collections.Counter()  # per origin, unique ones
         self.status = collections.defaultdict(collections.Counter)  # origin -> status -> n
+        self.corpus_status = collections.defaultdict(collections.Counter)  # corpus collection -> status -> n
         self.families = collections.Counter()
         self.duplicates = 0
         self.no_events = 0
@@ -413,6 +414,8 @@ class Stats:
     def add(self, r: ProgramResult, split: str) -> None:
         self.programs[r.origin] += 1
         self.status[r.origin][r.status] += 1
+        if r.origin == "corpus":  # a corpus program's family is "collection:origin"
+            self.corpus_status[r.family.split(":")[0]][r.status] += 1
         self.families[f"{r.origin}:{r.family}"] += 1
         self.split_programs[split] += 1
         if r.status not in ("hard_stop", "trace_failed") and not r.events:
@@ -440,6 +443,7 @@ class Stats:
                          "duplicates_skipped": self.duplicates, "no_events": self.no_events,
                          "by_split": dict(self.split_programs)},
             "exits": {origin: {name: c.get(name, 0) for name in EXIT_CATEGORIES} for origin, c in self.status.items()},
+            "corpus_exits": {coll: {name: c.get(name, 0) for name in EXIT_CATEGORIES} for coll, c in sorted(self.corpus_status.items())},
             "families": dict(sorted(self.families.items())),
             "trajectories": {"n": self.trajectories, "direction": dict(self.directions), "policy": dict(self.policies),
                              "truncated": self.truncated,

@@ -81,12 +81,20 @@ def free_names(node: ast.AST) -> set[str]:
     return loaded - bound - set(dir(builtins))
 
 
-def segment(lines: list[str], node: ast.stmt, drop_docstring: bool) -> str:
-    start = node.lineno
+def _first_line(node: ast.stmt) -> int:
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.decorator_list:
-        start = min(d.lineno for d in node.decorator_list)
+        return min(node.lineno, *(d.lineno for d in node.decorator_list))
+    return node.lineno
+
+
+def segment(lines: list[str], node: ast.stmt, drop_docstring: bool, omit: tuple[ast.stmt, ...] = ()) -> str:
+    """The text of ``node``, dedented; ``omit``: statements inside it left out (methods a class
+    keeps only for what a trace cannot reproduce)."""
+    start = _first_line(node)
     end = node.end_lineno or node.lineno
     skip: set[int] = set()
+    for o in omit:
+        skip.update(range(_first_line(o), (o.end_lineno or o.lineno) + 1))
     if drop_docstring and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         for n in ast.walk(node):
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.body:
@@ -128,11 +136,13 @@ def import_text(node: ast.stmt, name: str) -> str:
     return ""
 
 
-def program_source(src: str, roots: list[str], max_lines: int, allow_import: Callable[[str], bool] = lambda text: True) -> Optional[str]:
+def program_source(src: str, roots: list[str], max_lines: int, allow_import: Callable[[str], bool] = lambda text: True,
+                   extra: tuple[str, ...] = ()) -> Optional[str]:
     """The program text for ``roots`` (functions or classes of the module ``src``): the imports,
     constants and helpers they need, then the roots, in module order; docstrings dropped. None when
     a root is not a def or class of the module, an import is relative or refused by
-    ``allow_import``, or the text has more than ``max_lines`` lines."""
+    ``allow_import``, or the text has more than ``max_lines`` lines. ``extra``: other module-level
+    names to bring along (a constant or an import that a script of the module's examples uses)."""
     try:
         tree = ast.parse(src)
     except SyntaxError:
@@ -145,7 +155,7 @@ def program_source(src: str, roots: list[str], max_lines: int, allow_import: Cal
     assigns: list[tuple[int, str]] = []
     funcs: list[tuple[int, str]] = []
     done: set[str] = set()
-    todo = list(roots)
+    todo = list(roots) + list(extra)
     while todo:
         name = todo.pop()
         if name in done:
