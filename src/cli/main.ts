@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { ActionSyntaxError, formatStep, parseStep, parseStepList, type Step } from '../core/actions';
 import type { DebugState } from '../core/state';
 import { toTraceLines } from '../core/traceJsonl';
+import type { DecoderKind } from '../neuralEngine/neuralSession';
 import { loadPythonHost } from '../realEngine/pythonHost';
 import { checkKnown, parseArgs, parseLineList, stringOption, UsageError, type ParsedArgs } from './args';
 import { debugStates, ProgramError, recordOrThrow, rerunWith } from './session';
@@ -15,7 +16,7 @@ Usage:
   ndb debug FILE [--call EXPR] --actions a1,a2,… [--breakpoints L1,L2] [--engine real] [--json]
   ndb debug --batch REQUESTS.jsonl [--engine real] --json
   ndb debug FILE [--call EXPR] --actions … --engine neural|both [--model DIR] [--dtype D] --json
-  ndb eval trajectories FILE.jsonl [FILE2.jsonl …] [--label NAME,…] [--model DIR] [--dtype D] [--limit N] --json
+  ndb eval trajectories FILE.jsonl [FILE2.jsonl …] [--label NAME,…] [--decoder constrained|greedy|both] [--model DIR] [--dtype D] [--limit N] --json
                    (one line per file, each set reported apart: "set" is its label or file name)
   ndb eval early-stop FILE.jsonl [--model DIR] [--dtype D] [--limit N] --json
                    (ms per state with and without the early stop of unreadable states, interleaved)
@@ -137,7 +138,7 @@ function engineOption(args: ParsedArgs): EngineName {
 }
 
 async function evalCommand(args: ParsedArgs, out: Out): Promise<number> {
-  checkKnown(args, ['json', 'model', 'dtype', 'limit', 'task', 'action', 'label']);
+  checkKnown(args, ['json', 'model', 'dtype', 'limit', 'task', 'action', 'label', 'decoder']);
   const [kind, file, ...extra] = args.positionals;
   if (!file || (extra.length > 0 && kind !== 'trajectories')) throw new UsageError('expected: ndb eval trajectories|cruxeval|early-stop|variants FILE');
   const limitText = stringOption(args, 'limit');
@@ -148,9 +149,12 @@ async function evalCommand(args: ParsedArgs, out: Out): Promise<number> {
     const files = [file, ...extra];
     const labels = setLabels(files, stringOption(args, 'label'));
     const model = await neural.modelFromArgs(args);
+    const decoderText = stringOption(args, 'decoder') ?? 'constrained';
+    const decoders: string[] = decoderText === 'both' ? ['greedy', 'constrained'] : [decoderText];
+    const known = (d: string): d is DecoderKind => d === 'greedy' || d === 'constrained';
+    if (!decoders.every(known)) throw new UsageError('--decoder must be constrained, greedy or both');
     for (const [i, path] of files.entries()) {
-      const report = await neural.evalTrajectories(path, model, limit);
-      out(JSON.stringify({ set: labels[i], file: path, ...report }));
+      for (const report of await neural.evalTrajectories(path, model, limit, decoders.filter(known))) out(JSON.stringify({ set: labels[i], file: path, ...report }));
     }
     return 0;
   }

@@ -10,7 +10,7 @@ import { EvalStats } from '../core/evalStats';
 import type { ParseResult } from '../core/format';
 import type { DebugState } from '../core/state';
 import type { Recording } from '../core/trace';
-import { NeuralSession } from '../neuralEngine/neuralSession';
+import { NeuralSession, type DecoderKind } from '../neuralEngine/neuralSession';
 import { cliState, NeuralFollower, predictedState } from './neuralFollower';
 import type { ModelDtype } from '../neuralEngine/modelConfig';
 import { loadNodeModel, type LoadedModel } from '../neuralEngine/nodeModel';
@@ -94,24 +94,51 @@ export async function startEvalItem(engine: PythonHost, item: EvalItem) {
 /** Next-state exact match over held-out trajectories (one-step predictions, real history). An
  * edit (`set:`) is given to both engines, as in the app; the states after it are also counted
  * apart (`after_edit`). */
-export async function evalTrajectories(
-  path: string,
-  model: LoadedModel,
-  limit: number | undefined,
-): Promise<
-  ReturnType<EvalStats['report']> & { items: number; edits_refused: number; ms_per_state: number; ms_per_state_median: number; ms_per_state_p95: number; stopped_early: number }
-> {
+export type TrajectoryReport = ReturnType<EvalStats['report']> & {
+  decoder: DecoderKind;
+  items: number;
+  edits_refused: number;
+  ms_per_state: number;
+  ms_per_state_median: number;
+  ms_per_state_p95: number;
+  stopped_early: number;
+};
+
+/** One decoder's tally over a set. */
+class DecoderTally {
+  readonly stats = new EvalStats();
+  readonly ms: number[] = [];
+  stoppedEarly = 0;
+
+  constructor(readonly decoder: DecoderKind) {}
+
+  report(items: number, refused: number): TrajectoryReport {
+    const report = this.stats.report();
+    const sorted = [...this.ms].sort((a, b) => a - b);
+    return {
+      decoder: this.decoder,
+      ...report,
+      items,
+      edits_refused: refused,
+      ms_per_state: report.n ? sorted.reduce((a, b) => a + b, 0) / report.n : 0,
+      ms_per_state_median: quantile(sorted, 0.5),
+      ms_per_state_p95: quantile(sorted, 0.95),
+      stopped_early: this.stoppedEarly,
+    };
+  }
+}
+
+/** Next-state exact match over held-out trajectories (one-step predictions, real history), for
+ * each decoder on the same items in the same run. */
+export async function evalTrajectories(path: string, model: LoadedModel, limit: number | undefined, decoders: readonly DecoderKind[] = ['constrained']): Promise<TrajectoryReport[]> {
   const items = readJsonl<EvalItem>(path).slice(0, limit);
   const engine = await loadPythonHost();
-  const stats = new EvalStats();
+  const tallies = decoders.map((d) => new DecoderTally(d));
   const progress = new Progress(items.length, 'eval');
-  let ms = 0;
-  const msPerState: number[] = [];
-  let stoppedEarly = 0;
   let refused = 0;
   for (const [i, item] of items.entries()) {
     const { rec, breakpoints, real, rerun } = await startEvalItem(engine, item);
-    const session = new NeuralSession(model.predictor, rec, real.position, breakpoints);
+    const sessions = decoders.map((decoder) => new NeuralSession(model.predictor, rec, real.position, breakpoints, { decoder }));
     let edited = false;
     for (const [k, step] of item.actions.map(parseStep).entries()) {
       if (step.kind === 'set') {
@@ -123,31 +150,24 @@ export async function evalTrajectories(
           refused++;
           break;
         }
-        session.acceptEdit(real.recording, real.position);
+        for (const session of sessions) session.acceptEdit(real.recording, real.position);
         edited = true;
         continue;
       }
-      const prediction = await session.predict(step);
-      ms += prediction.ms;
-      msPerState.push(prediction.ms);
-      if (prediction.stoppedBy === 'invalid') stoppedEarly++;
+      const predictions = [];
+      for (const session of sessions) predictions.push(await session.predict(step));
       real.apply(step);
-      stats.add(step, compareStates(real.state, prediction.state), edited);
-      session.acceptReal(step, real.position);
+      for (const [d, prediction] of predictions.entries()) {
+        const tally = tallies[d]!;
+        tally.ms.push(prediction.ms);
+        if (prediction.stoppedBy === 'invalid') tally.stoppedEarly++;
+        tally.stats.add(step, compareStates(real.state, prediction.state), edited);
+        sessions[d]!.acceptReal(step, real.position);
+      }
     }
     progress.update(i + 1);
   }
-  const report = stats.report();
-  const sorted = msPerState.sort((a, b) => a - b);
-  return {
-    ...report,
-    items: items.length,
-    edits_refused: refused,
-    ms_per_state: report.n ? ms / report.n : 0,
-    ms_per_state_median: quantile(sorted, 0.5),
-    ms_per_state_p95: quantile(sorted, 0.95),
-    stopped_early: stoppedEarly,
-  };
+  return tallies.map((t) => t.report(items.length, refused));
 }
 
 export interface CruxResult {

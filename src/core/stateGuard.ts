@@ -9,8 +9,14 @@
 // (or the program's longest identifier). A state beyond those bounds cannot equal any real state,
 // so stopping it loses nothing that could have been right; the golden fixtures check that no
 // prefix of a real state is ever refused.
+//
+// With constraints (stateConstraints.ts) it also holds the text to what the program and the action
+// fix: the event tokens that can follow the action, line numbers of the program, each line's own
+// source text, names of the program. It then says what text the program fixes next (`forced`),
+// so that a decoder can write it without asking the model.
 
-import { CUT_MARK, ELIDED_KEY, FORMAT_TOKENS, MAX_VALUE_CHARS, STATE_TERMINATORS, TOKENS } from './format';
+import { CUT_MARK, ELIDED_KEY, escapePayload, FORMAT_TOKENS, MAX_VALUE_CHARS, srcText, STATE_TERMINATORS, TOKENS } from './format';
+import type { StateConstraints } from './stateConstraints';
 
 /** What a state of this program can need: derived from the code and the previous state. */
 export interface StateLimits {
@@ -114,6 +120,7 @@ const EVENT_OF_TOKEN: Record<string, string> = {
 };
 
 const TOKEN_SET = new Set(FORMAT_TOKENS);
+const TOKEN_PATTERN = /(<\|[a-z_]+\|>)/;
 const TERMINATOR_SET = new Set(STATE_TERMINATORS);
 const JSON_SPACE = new Set([' ', '\t', '\n', '\r']);
 const HEX = /^[0-9a-fA-F]$/;
@@ -129,6 +136,10 @@ type Phase =
 
 // The locals object as JSON.parse reads it, with only strings or null as values.
 type JsonPhase = 'begin' | 'open' | 'colon' | 'value' | 'null' | 'string' | 'after' | 'next' | 'done';
+
+/** Which part of the state a piece of text belongs to: the event and line number, a local (by
+ * its entry in the locals object), the value or exception, an exit's message, or the end. */
+export type StatePart = 'position' | 'src' | { entry: number } | 'value' | 'message' | 'end';
 
 /** Feeds a state's text piece by piece and says, after each piece, whether it can still become a
  * state that parseState reads within the limits. Once it says no, it keeps saying no. */
@@ -156,20 +167,175 @@ export class StatePrefixChecker {
   private hex = '';
   private nullRest = '';
   private entries = 0;
+  // with constraints: the line number so far, the source text written and the one expected
+  private lineText = '';
+  private srcWritten = '';
+  private srcExpected = '';
+  /** The names of the locals object's entries, in order (complete ones). */
+  keys: string[] = [];
 
-  constructor(private readonly limits: StateLimits) {
+  constructor(
+    private readonly limits: StateLimits,
+    private readonly constraints: StateConstraints | null = null,
+  ) {
     this.maxLength = maxStateChars(limits);
+  }
+
+  /** An independent copy (a decoder tries a token on it before taking it). */
+  clone(): StatePrefixChecker {
+    const copy = Object.assign(Object.create(StatePrefixChecker.prototype) as StatePrefixChecker, this);
+    copy.fields = [...this.fields];
+    copy.keys = [...this.keys];
+    return copy;
+  }
+
+  /** The part of the state the next piece of text continues. */
+  part(): StatePart {
+    if (this.ended) return 'end';
+    if (this.phase === 'start' || this.phase === 'line') return 'position';
+    if (this.phase === 'message' || this.phase === 'exit' || this.phase === 'closed') return 'message';
+    const f = this.fields.at(-1);
+    if (f === 'arg') return this.json === 'begin' || this.json === 'open' ? 'position' : { entry: Math.max(0, this.entries - 1) };
+    return f === 'src' ? 'src' : 'value';
+  }
+
+  /** The text the program fixes next, whatever the model would write ('' when it fixes none):
+   * a line's source text after its number (and <|arg_sep|> where no other field can follow), or
+   * the whole line when the action can stop at one line only. */
+  forced(): string {
+    const c = this.constraints;
+    if (!c || this.rejected !== null || this.ended || this.pending !== '' || this.unescape !== '') return '';
+    const after = this.event === 'return' ? '' : TOKENS.argSep;
+    if (this.phase === 'line' && this.digits === 0) {
+      const allowed = this.allowedLines();
+      if (allowed === null || allowed.size !== 1) return '';
+      const [only] = allowed;
+      return `${only}${TOKENS.srcSep}${escapePayload(srcText(c.lines, only!))}${after}`;
+    }
+    if (this.phase === 'line' && this.digits > 0) {
+      // a line number no other line of the state goes on from is complete
+      const allowed = this.allowedLines();
+      const n = Number(this.lineText);
+      if (allowed === null || !allowed.has(n) || [...allowed].some((l) => l !== n && String(l).startsWith(this.lineText))) return '';
+      return `${TOKENS.srcSep}${escapePayload(srcText(c.lines, n))}${after}`;
+    }
+    if (this.phase === 'field' && this.fields.length === 1 && this.fields[0] === 'src' && this.srcWritten === '') {
+      return escapePayload(this.srcExpected) + after;
+    }
+    return '';
+  }
+
+  /** A short text that ends the state validly from here (with its terminator), for a decoder
+   * that runs out of tokens: a readable state rather than none. Null where there is none to give
+   * (before the line number is complete). The values it closes with are empty. */
+  closing(): string | null {
+    if (this.rejected !== null) return null;
+    if (this.ended) return '';
+    const end = TOKENS.actionSep;
+    if (this.pending !== '' || this.phase === 'start' || this.phase === 'line') return null;
+    // an escape "<|" waits for its second "|"
+    const bar = this.unescape === '<|' ? '|' : '';
+    if (this.phase === 'closed' || this.phase === 'exit' || this.phase === 'message') return bar + end;
+    const field = this.fields.at(-1);
+    if (field === 'src') return null; // the decoder writes the source text itself
+    const raise = this.event === 'exception' ? `${TOKENS.raiseSep}Exception` : '';
+    if (field !== 'arg') return bar + end;
+    const unused = (prefix: string): string | undefined =>
+      [...(this.constraints?.names ?? [])].filter((n) => n.startsWith(prefix) && !this.keys.includes(n)).sort((a, b) => a.length - b.length)[0];
+    const fresh = unused('');
+    let json: string;
+    switch (this.json) {
+      case 'begin':
+        json = '{}';
+        break;
+      case 'open':
+      case 'done':
+        json = this.json === 'open' ? '}' : '';
+        break;
+      case 'next':
+        if (fresh === undefined) return null;
+        json = `"${fresh}":""}`;
+        break;
+      case 'colon':
+        json = ':""}';
+        break;
+      case 'value':
+        json = '""}';
+        break;
+      case 'null':
+        json = `${this.nullRest}}`;
+        break;
+      case 'after':
+        json = '}';
+        break;
+      case 'string': {
+        if (this.inKey) {
+          const name = unused(this.stringText);
+          if (name === undefined) return null;
+          json = `${name.slice(this.stringText.length)}":""}`;
+        } else {
+          const escape = this.escape === '\\' ? 'n' : this.escape === 'u' ? '0'.repeat(4 - this.hex.length) : '';
+          json = `${escape}"}`;
+        }
+        break;
+      }
+    }
+    return bar + json + raise + end;
+  }
+
+  /** With constraints: a name not yet in the locals (or the elision) begins with `prefix`. */
+  private nameCanStartWith(prefix: string): boolean {
+    const c = this.constraints!;
+    if (!c.namePrefixes.has(prefix)) return false;
+    if (ELIDED_KEY.startsWith(prefix) && !this.keys.includes(ELIDED_KEY) && this.event !== 'call' && this.limits.hasPrevious) return true;
+    for (const n of c.names) if (n.startsWith(prefix) && !this.keys.includes(n)) return true;
+    return false;
+  }
+
+  /** With constraints: one more entry can follow ("..", the elision, is always the last). */
+  private anotherEntryFits(): boolean {
+    return this.entries < this.limits.maxLocals && !this.keys.includes(ELIDED_KEY) && this.nameCanStartWith('');
+  }
+
+  private allowedLines(): ReadonlySet<number> | null {
+    const c = this.constraints;
+    if (!c) return null;
+    return this.event === 'call' ? c.callLines : c.codeLines;
   }
 
   /** Appends text the model wrote; the verdict covers everything pushed so far. */
   push(text: string): GuardVerdict {
+    if (this.constraints) return this.pushUnits(text);
     for (const ch of text) {
       if (this.rejected !== null || this.ended) break;
-      this.length += ch.length;
-      if (this.length > this.maxLength) this.reject(`longer than any state of this program can be (${this.maxLength} characters)`);
-      else this.raw(ch);
+      if (this.count(ch)) this.raw(ch);
     }
     return this.verdict();
+  }
+
+  /** With constraints the text comes from a decoder, token by token: a format token is one piece
+   * (`<|name|>` whole), never spelt out over several, so "<|" in any other text is a payload's
+   * and must be escaped. */
+  private pushUnits(text: string): GuardVerdict {
+    for (const piece of text.split(TOKEN_PATTERN)) {
+      if (this.rejected !== null || this.ended) break;
+      if (TOKEN_SET.has(piece)) {
+        if (this.count(piece)) this.token(piece);
+        continue;
+      }
+      for (const ch of piece) {
+        if (this.rejected !== null || this.ended) break;
+        if (this.count(ch)) this.text(ch);
+      }
+    }
+    return this.verdict();
+  }
+
+  private count(piece: string): boolean {
+    this.length += piece.length;
+    if (this.length <= this.maxLength) return true;
+    this.reject(`longer than any state of this program can be (${this.maxLength} characters)`);
+    return false;
   }
 
   verdict(): GuardVerdict {
@@ -230,6 +396,7 @@ export class StatePrefixChecker {
           return;
         }
         if (token === TOKENS.frameSep) return this.reject('more than one state');
+        if (this.constraints && !this.constraints.firstTokens.has(token)) return this.reject(`${token} cannot follow this action`);
         if (token === TOKENS.invExitEntry || token === TOKENS.exitNormal || token === TOKENS.exitBudget) {
           this.phase = 'closed';
           return;
@@ -253,10 +420,15 @@ export class StatePrefixChecker {
         return;
       case 'message':
         return this.reject(`${token} after the exit's message`);
-      case 'line':
+      case 'line': {
         if (this.digits === 0) return this.reject('no line number');
+        const allowed = this.allowedLines();
+        const n = Number(this.lineText);
+        if (allowed && !allowed.has(n)) return this.reject(`line ${n} is not a line this state can be at`);
+        if (this.constraints) this.srcExpected = srcText(this.constraints.lines, n);
         this.phase = 'field';
         return this.field(token);
+      }
       case 'field':
         return this.field(token);
     }
@@ -291,13 +463,19 @@ export class StatePrefixChecker {
 
   /** A token or the end closes the current payload: "<" or "<|" left over are plain text. */
   private endPayload(): void {
-    if (this.unescape !== '') {
+    if (this.constraints && this.unescape !== '') {
+      if (this.unescape === '<|') this.reject('a "<|" in a payload that is not escaped as "<||"');
+      this.unescape = '';
+    } else if (this.unescape !== '') {
       const rest = this.unescape;
       this.unescape = '';
       for (const c of rest) this.payloadChar(c);
     }
     if (this.rejected === null && this.phase === 'field' && this.fields.at(-1) === 'arg' && this.json !== 'done') {
       this.reject('the locals are not a complete JSON object');
+    }
+    if (this.rejected === null && this.constraints && this.phase === 'field' && this.fields.at(-1) === 'src' && this.srcWritten !== this.srcExpected) {
+      this.reject(`the source text is not line ${this.lineText}'s`);
     }
   }
 
@@ -308,10 +486,14 @@ export class StatePrefixChecker {
       case 'closed':
       case 'exit':
         return this.reject('text after the end of the state');
-      case 'line':
+      case 'line': {
         if (!/[0-9]/.test(ch)) return this.reject('the line number is not a number');
         if (++this.digits > 9) return this.reject('the line number has more than 9 digits');
+        this.lineText += ch;
+        const allowed = this.allowedLines();
+        if (allowed && ![...allowed].some((l) => String(l).startsWith(this.lineText))) return this.reject(`no line this state can be at begins with ${this.lineText}`);
         return;
+      }
       case 'message':
       case 'field':
         return this.unescaped(ch);
@@ -319,6 +501,7 @@ export class StatePrefixChecker {
   }
 
   private unescaped(ch: string): void {
+    if (this.constraints) return this.unescapedEagerly(ch);
     // "<||" is "<|" (left to right, as unescapePayload reads it)
     if (this.unescape === '') {
       if (ch === '<') this.unescape = '<';
@@ -341,9 +524,30 @@ export class StatePrefixChecker {
     if (ch !== '|') this.unescaped(ch);
   }
 
+  /** With constraints: the format escapes every "<|" of a payload as "<||", so a payload's "<"
+   * and "|" are its characters at once (checked now, not when the escape is complete), and "<|"
+   * not followed by "|" is refused. */
+  private unescapedEagerly(ch: string): void {
+    if (this.unescape === '<|') {
+      this.unescape = '';
+      if (ch !== '|') return this.reject('a "<|" in a payload that is not escaped as "<||"');
+      return;
+    }
+    if (this.unescape === '<' && ch === '|') {
+      this.unescape = '<|';
+      return this.payloadChar('|');
+    }
+    this.unescape = ch === '<' ? '<' : '';
+    this.payloadChar(ch);
+  }
+
   private payloadChar(ch: string): void {
     const f = this.phase === 'message' ? 'message' : this.fields.at(-1)!;
     if (f === 'arg') return this.jsonChar(ch);
+    if (f === 'src' && this.constraints) {
+      this.srcWritten += ch;
+      if (!this.srcExpected.startsWith(this.srcWritten)) return this.reject(`the source text is not line ${this.lineText}'s`);
+    }
     this.fieldChars += codePoints(ch);
     if (this.fieldChars > MAX_FIELD_CHARS) this.reject(`the ${f === 'src' ? 'source line' : f} is longer than ${MAX_FIELD_CHARS} characters`);
   }
@@ -351,6 +555,7 @@ export class StatePrefixChecker {
   // --- the locals object
 
   private jsonChar(ch: string): void {
+    if (this.constraints && this.json !== 'string' && JSON_SPACE.has(ch)) return this.reject('whitespace in the locals (the format writes none)');
     switch (this.json) {
       case 'begin':
         if (JSON_SPACE.has(ch)) return;
@@ -390,6 +595,7 @@ export class StatePrefixChecker {
         return this.stringChar(ch);
       case 'after':
         if (JSON_SPACE.has(ch)) return;
+        if (ch === ',' && this.constraints && !this.anotherEntryFits()) return this.reject('no local can come after these');
         if (ch === ',') this.json = 'next';
         else if (ch === '}') this.json = 'done';
         else this.reject('the locals are not valid JSON');
@@ -430,6 +636,10 @@ export class StatePrefixChecker {
       return;
     }
     if (ch === '\\') {
+      // a name of the program is an identifier: nothing in it is escaped
+      if (this.inKey && this.constraints) return this.reject('an escape in a name');
+      // an escape is one more character: none fits in a value at its cap
+      if (this.constraints && this.stringChars >= MAX_FIELD_CHARS) return this.reject(`a value longer than ${MAX_FIELD_CHARS} characters`);
       this.escape = '\\';
       return;
     }
@@ -443,6 +653,7 @@ export class StatePrefixChecker {
     if (this.inKey) {
       this.stringText += text;
       if (this.stringChars > this.limits.maxNameChars) this.reject(`a name longer than ${this.limits.maxNameChars} characters`);
+      else if (this.constraints && !this.nameCanStartWith(this.stringText)) this.reject(`no name of the program left begins with ${JSON.stringify(this.stringText)}`);
     } else if (this.stringChars > MAX_FIELD_CHARS) {
       this.reject(`a value longer than ${MAX_FIELD_CHARS} characters`);
     }
@@ -456,12 +667,16 @@ export class StatePrefixChecker {
     if (this.stringText === ELIDED_KEY) {
       if (this.event === 'call') return this.reject('elided locals ("..") in a call state');
       if (!this.limits.hasPrevious) return this.reject('elided locals ("..") but no previous locals to fill them from');
+    } else if (this.constraints && !this.constraints.names.has(this.stringText)) {
+      return this.reject(`${JSON.stringify(this.stringText)} is not a name of the program`);
     }
+    if (this.constraints && this.keys.includes(this.stringText)) return this.reject(`${JSON.stringify(this.stringText)} twice in the locals`);
+    this.keys.push(this.stringText);
     this.json = 'colon';
   }
 }
 
 /** The verdict on a whole prefix at once (tests, one-off checks). */
-export function checkStatePrefix(prefix: string, limits: StateLimits): GuardVerdict {
-  return new StatePrefixChecker(limits).push(prefix);
+export function checkStatePrefix(prefix: string, limits: StateLimits, constraints: StateConstraints | null = null): GuardVerdict {
+  return new StatePrefixChecker(limits, constraints).push(prefix);
 }

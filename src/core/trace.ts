@@ -1,5 +1,7 @@
 // The recording made by the tracer (src/realEngine/tracer.py); docs/trace.md describes every field.
 
+import type { ProgramShape } from './stateConstraints';
+
 export type EventKind = 'call' | 'line' | 'return' | 'exception';
 
 export interface TraceEvent {
@@ -77,6 +79,9 @@ export interface Recording {
   call: string;
   events: TraceEvent[];
   codes: CodeInfo[];
+  /** What a stop can be, known from the compiled source (absent when it did not compile, and in
+   * recordings made before it existed). */
+  program?: ProgramShape;
   stdout: string;
   stdout_truncated?: boolean;
   exit: ExitInfo;

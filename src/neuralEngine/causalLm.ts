@@ -29,6 +29,16 @@ export interface GenerateOptions {
   temperature?: number;
   /** Uniform numbers in [0, 1) for sampling (default Math.random). */
   random?: () => number;
+  /** Chooses what follows from the logits, in place of argmax or sampling: the chosen token and
+   * any the caller fixes after it (run through the model together, as one prefill), or `stop`
+   * when nothing may follow (constrained decoding, neuralEngine/constrainedDecoding.ts). */
+  choose?: (logits: Float32Array) => StepChoice;
+}
+
+export interface StepChoice {
+  tokens: number[];
+  /** End here (the tokens, if any, are kept). */
+  stop?: boolean;
 }
 
 export interface GenerateResult {
@@ -96,12 +106,24 @@ export class CausalLM {
       decodeSteps,
     });
     for (;;) {
-      const next = temperature > 0 ? sample(logits, temperature, options.random ?? Math.random) : argmax(logits);
-      out.push(next);
-      if (options.stopIds.has(next)) return done('stop');
-      if (options.onToken?.(next) === false) return done('callback');
+      let next: number[];
+      if (options.choose) {
+        const choice = options.choose(logits);
+        next = choice.tokens;
+        for (const t of next) {
+          out.push(t);
+          if (options.stopIds.has(t)) return done('stop');
+        }
+        if (choice.stop || next.length === 0) return done('callback');
+      } else {
+        const t = temperature > 0 ? sample(logits, temperature, options.random ?? Math.random) : argmax(logits);
+        next = [t];
+        out.push(t);
+        if (options.stopIds.has(t)) return done('stop');
+        if (options.onToken?.(t) === false) return done('callback');
+      }
       if (out.length >= options.maxNewTokens) return done('length');
-      logits = await this.run([next]);
+      logits = await this.run(next);
       decodeSteps++;
     }
   }

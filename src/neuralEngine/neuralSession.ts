@@ -23,6 +23,7 @@ import {
   type FormatState,
   type ParseResult,
 } from '../core/format';
+import { stateConstraints } from '../core/stateConstraints';
 import { sourceNames, stateLimits } from '../core/stateGuard';
 import type { Position, Recording } from '../core/trace';
 import type { CompleteOptions, Completion, StatePredictor } from './predictor';
@@ -57,10 +58,16 @@ export function promptLimit(predictor: StatePredictor): number | null {
   return maxPositions !== undefined ? maxPositions - predictor.maxNewTokens : null;
 }
 
+export type DecoderKind = 'constrained' | 'greedy';
+
 export interface NeuralSessionOptions {
   /** Stop a prediction as soon as its text can no longer become a state (default true); off only
    * to measure what that saves. */
   earlyStop?: boolean;
+  /** `constrained` (default): only states the program can have are written, and what the program
+   * fixes is written without the model (neuralEngine/constrainedDecoding.ts); `greedy`: the top
+   * token at each step, stopped by the guard (what decoding was before, kept to measure against). */
+  decoder?: DecoderKind;
   /** Start the history again from its newest state before a prompt outgrows the model's trained
    * context, or its positions for a config that names no trained context (default true). */
   window?: boolean;
@@ -82,6 +89,7 @@ export class NeuralSession {
   /** The program's names: what bounds the locals of any state it can have. */
   private names: Set<string>;
   private readonly earlyStop: boolean;
+  private readonly decoder: DecoderKind;
   /** Where the newest state starts in `text`, the action that led to it and the position before
    * it: what a what-if edit needs to write that state again. */
   private last: { start: number; action: Action | null; before: Position | null };
@@ -104,6 +112,7 @@ export class NeuralSession {
     this.lines = sourceLines(recording.source);
     this.names = sourceNames(recording.source);
     this.earlyStop = options.earlyStop ?? true;
+    this.decoder = options.decoder ?? 'constrained';
     this.promptLimit = (options.window ?? true) ? promptLimit(predictor) : null;
     const first = formatStateAt(recording, start);
     this.context = renderContext(recording.source);
@@ -133,7 +142,11 @@ export class NeuralSession {
   async predict(action: Action, options: CompleteOptions = {}): Promise<Prediction> {
     const { prompt, ids } = this.fitPrompt(action);
     const guard = this.earlyStop ? stateLimits(this.names, this.previousLocals) : null;
-    const completion = await this.predictor.complete(prompt, { ...options, guard, ...(ids ? { promptIds: ids } : {}) });
+    const constraints =
+      guard && this.decoder === 'constrained'
+        ? stateConstraints(action, this.breakpoints, this.recording.source, this.recording.program, new Set([...this.names, ...Object.keys(this.previousLocals ?? {})]))
+        : null;
+    const completion = await this.predictor.complete(prompt, { ...options, guard, constraints, ...(ids ? { promptIds: ids } : {}) });
     const state: ParseResult =
       completion.refused !== undefined ? { unparseable: `stopped early: ${completion.refused}` } : parseState(completion.text, this.previousLocals);
     return { ...completion, action, state };

@@ -110,9 +110,9 @@ describe('NeuralSession', () => {
 
   it('takes a state stopped early as unreadable, and predicts as before with the stop off', async () => {
     const broken = tokenizer.encode('<|line_sep|>2<|src_sep|>y = x<|arg_sep|>{"y":1}');
-    const on = await new NeuralSession(new StatePredictor(scripted(broken).lm, tokenizer), rec, 0).predict({ kind: 'step_into' });
+    const on = await new NeuralSession(new StatePredictor(scripted(broken).lm, tokenizer), rec, 0, [], { decoder: 'greedy' }).predict({ kind: 'step_into' });
     expect(on.state).toEqual({ unparseable: 'stopped early: a local whose value is not a string' });
-    const off = await new NeuralSession(new StatePredictor(scripted(broken).lm, tokenizer), rec, 0, [], { earlyStop: false }).predict({ kind: 'step_into' });
+    const off = await new NeuralSession(new StatePredictor(scripted(broken).lm, tokenizer), rec, 0, [], { earlyStop: false, decoder: 'greedy' }).predict({ kind: 'step_into' });
     expect(off.stoppedBy).toBe('length');
     expect(off.state).toEqual({ unparseable: 'the value of "y" is not a string' });
   });

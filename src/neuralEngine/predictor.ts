@@ -3,8 +3,11 @@
 // a state (src/core/stateGuard.ts).
 
 import { STATE_TERMINATORS } from '../core/format';
+import type { StateConstraints } from '../core/stateConstraints';
 import { StatePrefixChecker, type StateLimits } from '../core/stateGuard';
 import type { CausalLM } from './causalLm';
+import { ConstrainedDecoding, type ChosenToken } from './constrainedDecoding';
+import { IncrementalDecoder } from './incrementalDecoder';
 
 export interface TextTokenizer {
   encode(text: string): number[];
@@ -30,6 +33,13 @@ export interface Completion {
   stoppedBy: 'stop' | 'length' | 'invalid';
   /** Why the text was stopped as unreadable: its state must be taken as unparseable. */
   refused?: string;
+  /** Constrained decoding: each token the model chose, with its log-probability and the part of
+   * the state it wrote; the names of the locals by entry; tokens the program fixed. */
+  chosen?: ChosenToken[];
+  keys?: string[];
+  forcedTokens?: number;
+  /** The state ran past the token budget and was ended with empty values by the decoder. */
+  closedEarly?: boolean;
 }
 
 export interface CompleteOptions {
@@ -41,27 +51,12 @@ export interface CompleteOptions {
   guard?: StateLimits | null;
   /** The prompt's ids when the caller has them already (NeuralSession's window counts them). */
   promptIds?: readonly number[];
+  /** With `guard`: decode under these constraints (only states the program can have, the text
+   * it fixes written without the model); absent: greedy, stopped by the guard. */
+  constraints?: StateConstraints | null;
 }
 
-const REPLACEMENT = '\uFFFD';
-
-/** Text of generated ids as they come. A character the byte-level tokenizer split over several
- * ids decodes as U+FFFD until its last byte arrives, so such text is held back until it does. */
-export class IncrementalDecoder {
-  private readonly ids: number[] = [];
-  private done = 0;
-
-  constructor(private readonly tokenizer: TextTokenizer) {}
-
-  /** The text that the new id completes ('' while a character is still incomplete). */
-  push(id: number): string {
-    this.ids.push(id);
-    const text = this.tokenizer.decode(this.ids.slice(this.done));
-    if (text.endsWith(REPLACEMENT)) return '';
-    this.done = this.ids.length;
-    return text;
-  }
-}
+export { IncrementalDecoder };
 
 export const EOS_TOKEN = '<|endoftext|>';
 
@@ -86,8 +81,9 @@ export class StatePredictor {
 
   async complete(prompt: string, options: CompleteOptions = {}): Promise<Completion> {
     const started = this.now();
-    const { guard, promptIds, ...sampling } = options;
+    const { guard, promptIds, constraints, ...sampling } = options;
     const ids = promptIds ? [...promptIds] : this.tokenizer.encode(prompt);
+    if (guard && constraints) return this.completeConstrained(ids, new StatePrefixChecker(guard, constraints), sampling, started);
     const checker = guard ? new StatePrefixChecker(guard) : null;
     const decoder = new IncrementalDecoder(this.tokenizer);
     let refused: string | undefined;
@@ -121,6 +117,39 @@ export class StatePredictor {
       decodeMs: out.decodeMs,
       decodeSteps: out.decodeSteps,
       stoppedBy,
+    };
+  }
+
+  private async completeConstrained(
+    ids: number[],
+    checker: StatePrefixChecker,
+    sampling: Pick<CompleteOptions, 'temperature' | 'random'>,
+    started: number,
+  ): Promise<Completion> {
+    const decoding = new ConstrainedDecoding(this.tokenizer, checker, this.stopIds, { ...sampling, maxTokens: this.maxNewTokens });
+    const out = await this.lm.generate(ids, { maxNewTokens: this.maxNewTokens, stopIds: this.stopIds, choose: decoding.choose });
+    const body = out.stoppedBy === 'stop' ? out.tokens.slice(0, -1) : out.tokens;
+    let text = this.tokenizer.decode(body);
+    // a terminator spelt out in plain text ends the state as parseState reads it
+    const cut = Math.min(...STATE_TERMINATORS.map((t) => (text.includes(t) ? text.indexOf(t) : text.length)));
+    text = text.slice(0, cut);
+    const refused = decoding.refused ?? (out.stoppedBy === 'length' ? `longer than ${this.maxNewTokens} tokens` : undefined);
+    return {
+      ...(refused !== undefined ? { refused } : {}),
+      text,
+      ids: out.tokens,
+      newTokens: out.tokens.length,
+      prefillTokens: out.prefillTokens,
+      ms: this.now() - started,
+      promptTokens: ids.length,
+      prefillMs: out.prefillMs,
+      decodeMs: out.decodeMs,
+      decodeSteps: out.decodeSteps,
+      stoppedBy: refused !== undefined ? (out.stoppedBy === 'length' ? 'length' : 'invalid') : 'stop',
+      chosen: decoding.chosen,
+      keys: [...decoding.keys],
+      forcedTokens: decoding.forcedTokens,
+      closedEarly: decoding.closedEarly,
     };
   }
 }

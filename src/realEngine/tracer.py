@@ -503,6 +503,24 @@ def _compile_what_if(
     return by_event, compiled_conditions, compiled_watch
 
 
+def _program_shape(code: types.CodeType) -> dict[str, list[int]]:
+    """What a stop of this program can be, known without running it: the lines that hold code, and
+    the lines a call event can be at (0 for the module, every code object's first line, and every
+    line of a generator or coroutine, which is called again at each resume)."""
+    lines: set[int] = set()
+    calls: set[int] = {0}
+    stack = [code]
+    while stack:
+        current = stack.pop()
+        own = {ln for _, _, ln in current.co_lines() if ln is not None and ln > 0}
+        lines |= own
+        calls.add(current.co_firstlineno)
+        if current.co_flags & GENERATOR_FLAGS:
+            calls |= own
+        stack.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
+    return {"lines": sorted(lines), "calls": sorted(calls)}
+
+
 def record(
     source: str,
     call: str | None = None,
@@ -537,6 +555,7 @@ def record(
             "column": exc.offset or 1,
         }
         return result
+    result["program"] = _program_shape(code)
     call_code = None
     if call and call.strip():
         try:

@@ -1,0 +1,92 @@
+// What the program and the action already fix about the next state, before the model writes a
+// token of it: which event and exit tokens can follow the action, which line numbers a stop can
+// have (the lines with code, the lines a call can stop at, the breakpoint lines a jump stops at),
+// the source text of each line, and the names a local can have. The state guard
+// (stateGuard.ts) holds the model's text to these, and the decoder (neuralEngine/predictor.ts)
+// writes what they fix without asking the model. Pure: no Node or DOM APIs.
+//
+// Every rule here must accept every real state: `stateConstraints.test.ts` renders the real next
+// state of every action at every stop of the test programs and checks that it is accepted.
+
+import type { Action } from './actions';
+import { ELIDED_KEY, sourceLines, TOKENS } from './format';
+
+/** Facts about a program known without running it (the tracer compiles the source:
+ * docs/trace.md, `program`). */
+export interface ProgramShape {
+  /** Lines that hold code, in every code object (where line, return and exception events are). */
+  lines: readonly number[];
+  /** Lines a call event can be at: 0 for the module, each function's and class body's first line,
+   * and every line of a generator or coroutine (a resumed one calls at its yield). */
+  calls: readonly number[];
+}
+
+export interface StateConstraints {
+  /** The tokens the state may begin with (events and exits) after this action. */
+  firstTokens: ReadonlySet<string>;
+  /** Lines a call event can be at (null: any). */
+  callLines: ReadonlySet<number> | null;
+  /** Lines any other event can be at (null: any). */
+  codeLines: ReadonlySet<number> | null;
+  /** The source, line by line: a state's source text is its line's. */
+  lines: readonly string[];
+  /** The names a local can have ("..", the elision, aside). */
+  names: ReadonlySet<string>;
+  /** Every prefix of every name, for checking a name as it is written. */
+  namePrefixes: ReadonlySet<string>;
+}
+
+// Python's keywords: never the name of a local (soft keywords such as `match` and `type` can be).
+const KEYWORDS = new Set(
+  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(' '),
+);
+
+const FORWARD_EVENTS = [TOKENS.callSep, TOKENS.lineSep, TOKENS.returnSep, TOKENS.exceptionSep];
+const INVERSE_EVENTS = [TOKENS.invCallSep, TOKENS.invLineSep, TOKENS.invReturnSep, TOKENS.invExceptionSep];
+// At the exit, a forward action stays there and writes the exit again, whichever it was.
+const EXITS = [TOKENS.exitNormal, TOKENS.exitException, TOKENS.exitBudget, TOKENS.exitError];
+
+/** The tokens a state reached by `action` can start with, and the lines a jump can stop at
+ * (null: any line with code). */
+function actionRules(action: Action, breakpoints: readonly number[]): { first: string[]; stops: number[] | null } {
+  switch (action.kind) {
+    case 'continue':
+      // pdb's continue stops only at a line event on a breakpoint, else at the end
+      return { first: [TOKENS.lineSep, ...EXITS], stops: [...breakpoints] };
+    case 'breakpoint':
+      return { first: [TOKENS.lineSep, ...EXITS], stops: [action.line, ...breakpoints] };
+    case 'inv_step_into':
+    case 'inv_step_over':
+    case 'inv_step_call':
+      // walking back never reaches an exit; at the entry it stays there
+      return { first: [...INVERSE_EVENTS, TOKENS.invExitEntry], stops: null };
+    default:
+      return { first: [...FORWARD_EVENTS, ...EXITS], stops: null };
+  }
+}
+
+/** The constraints on the state after `action`, for a program with this source and shape (null
+ * shape: line numbers are not held to anything) and these names (stateGuard.sourceNames, plus the
+ * previous state's locals). */
+export function stateConstraints(
+  action: Action,
+  breakpoints: readonly number[],
+  source: string,
+  shape: ProgramShape | null | undefined,
+  names: ReadonlySet<string>,
+): StateConstraints {
+  const { first, stops } = actionRules(action, breakpoints);
+  let codeLines: Set<number> | null = shape ? new Set(shape.lines) : null;
+  if (stops) codeLines = new Set(stops.filter((l) => codeLines === null || codeLines.has(l)));
+  const locals = [...names].filter((n) => !KEYWORDS.has(n));
+  const namePrefixes = new Set<string>();
+  for (const name of [...locals, ELIDED_KEY]) for (let i = 0; i <= name.length; i++) namePrefixes.add(name.slice(0, i));
+  return {
+    firstTokens: new Set(first),
+    callLines: shape ? new Set(shape.calls) : null,
+    codeLines,
+    lines: sourceLines(source),
+    names: new Set(locals),
+    namePrefixes,
+  };
+}
