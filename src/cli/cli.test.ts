@@ -135,6 +135,23 @@ describe('ndb errors', () => {
   }, 60_000);
 });
 
+describe('ndb debug with the model', () => {
+  it('gives every neural state a confidence from 0 to 1, per field beside it (both and neural)', async () => {
+    for (const engine of ['both', 'neural']) {
+      const { code, lines } = await run('debug', program, '--call', 'g(3)', '--actions', 'step_into,step_into,step_over,step_return,inv_step_call', '--engine', engine, '--json');
+      expect(code).toBe(0);
+      const states = (JSON.parse(lines[0]!) as { states: Array<Record<string, unknown>> }).states;
+      const neural = states.map((s) => (engine === 'both' ? (s.neural as Record<string, unknown>) : s));
+      expect(neural[0]).toMatchObject({ confidence: 1 });
+      for (const s of neural) {
+        expect(s.confidence, JSON.stringify(s)).toBeGreaterThanOrEqual(0);
+        expect(s.confidence).toBeLessThanOrEqual(1);
+        expect(s).toHaveProperty('confidence_fields.position');
+      }
+    }
+  }, 120_000);
+});
+
 describe('ndb trace on programs that try to leave Python', () => {
   it('ends each in an exception or error state, makes no file on the host, and goes on', async () => {
     const watched = mkdtempSync(join(tmpdir(), 'ndb-cli-hostile-'));

@@ -5,6 +5,7 @@
 
 import type { Action, Step } from '../core/actions';
 import { compareStates, type StateComparison } from '../core/compare';
+import { NO_CONFIDENCE, type Confidence } from '../core/confidence';
 import { DebugSession } from '../core/debugSession';
 import type { ParseResult } from '../core/format';
 import type { BreakCondition } from '../core/navigator';
@@ -56,6 +57,8 @@ export interface Predicted {
   predicted: ParseResult;
   real: DebugState;
   comparison: StateComparison;
+  /** How sure the model is of `predicted` (0 for a state it could not write). */
+  confidence: Confidence;
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -224,16 +227,16 @@ export class LiveSession {
   /** What the model predicts for `action` from here, the real answer, and whether they agree;
    * nothing moves. A real session asks `model` from the current stop without a history. */
   async predict(action: Action, model?: LiveModel): Promise<Predicted> {
-    let predicted: ParseResult;
-    if (this.follower) predicted = await this.follower.predict(action);
+    let p: { state: ParseResult; confidence?: Confidence };
+    if (this.follower) p = await this.follower.predict(action);
     else {
       if (!model) throw new SessionError('no model is loaded');
       const session = new NeuralSession(model.predictor, this.recording, this.position, this.breakLines);
-      predicted = (await session.predict(action)).state;
+      p = await session.predict(action);
     }
     const fork = this.real.fork();
     fork.apply(action);
-    return { predicted, real: fork.state, comparison: compareStates(fork.state, predicted) };
+    return { predicted: p.state, real: fork.state, comparison: compareStates(fork.state, p.state), confidence: p.confidence ?? NO_CONFIDENCE };
   }
 
   /** At a return: `k` calls sampled from the model (inv_step_call), each run to see whether it

@@ -1,12 +1,15 @@
 // The `ndb` command line: the same core as the app, the real engine on Pyodide under Node.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Reliability } from '../core/confidence';
 import { ActionSyntaxError, formatStep, parseStep, parseStepList, type Step } from '../core/actions';
 import type { DebugState } from '../core/state';
 import { toTraceLines } from '../core/traceJsonl';
 import type { DecoderKind } from '../neuralEngine/neuralSession';
 import { loadPythonHost } from '../realEngine/pythonHost';
 import { checkKnown, parseArgs, parseLineList, stringOption, UsageError, type ParsedArgs } from './args';
+import { reliabilitySvg } from './reliabilitySvg';
 import { debugStates, ProgramError, recordOrThrow, rerunWith } from './session';
 
 const USAGE = `ndb — a neural debugger for Python
@@ -16,8 +19,10 @@ Usage:
   ndb debug FILE [--call EXPR] --actions a1,a2,… [--breakpoints L1,L2] [--engine real] [--json]
   ndb debug --batch REQUESTS.jsonl [--engine real] --json
   ndb debug FILE [--call EXPR] --actions … --engine neural|both [--model DIR] [--dtype D] --json
-  ndb eval trajectories FILE.jsonl [FILE2.jsonl …] [--label NAME,…] [--decoder constrained|greedy|both] [--model DIR] [--dtype D] [--limit N] --json
+  ndb eval trajectories FILE.jsonl [FILE2.jsonl …] [--label NAME,…] [--decoder constrained|greedy|both] [--svg RELIABILITY.svg] [--model DIR] [--dtype D] [--limit N] --json
                    (one line per file, each set reported apart: "set" is its label or file name)
+  ndb eval calibrate FILE.jsonl [FILE2.jsonl …] [--label NAME,…] [--write] [--model DIR] [--dtype D] [--limit N] --json
+                   (fits the confidence's calibration on the sets; --write keeps it in the model's config.json)
   ndb eval early-stop FILE.jsonl [--model DIR] [--dtype D] [--limit N] --json
                    (ms per state with and without the early stop of unreadable states, interleaved)
   ndb eval cruxeval FILE.jsonl --task output|input [--action step_return|breakpoint]
@@ -138,9 +143,9 @@ function engineOption(args: ParsedArgs): EngineName {
 }
 
 async function evalCommand(args: ParsedArgs, out: Out): Promise<number> {
-  checkKnown(args, ['json', 'model', 'dtype', 'limit', 'task', 'action', 'label', 'decoder']);
+  checkKnown(args, ['json', 'model', 'dtype', 'limit', 'task', 'action', 'label', 'decoder', 'write', 'svg']);
   const [kind, file, ...extra] = args.positionals;
-  if (!file || (extra.length > 0 && kind !== 'trajectories')) throw new UsageError('expected: ndb eval trajectories|cruxeval|early-stop|variants FILE');
+  if (!file || (extra.length > 0 && kind !== 'trajectories' && kind !== 'calibrate')) throw new UsageError('expected: ndb eval trajectories|calibrate|cruxeval|early-stop|variants FILE');
   const limitText = stringOption(args, 'limit');
   const limit = limitText === undefined ? undefined : Number(limitText);
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new UsageError('--limit must be a positive integer');
@@ -153,9 +158,22 @@ async function evalCommand(args: ParsedArgs, out: Out): Promise<number> {
     const decoders: string[] = decoderText === 'both' ? ['greedy', 'constrained'] : [decoderText];
     const known = (d: string): d is DecoderKind => d === 'greedy' || d === 'constrained';
     if (!decoders.every(known)) throw new UsageError('--decoder must be constrained, greedy or both');
+    const curves: { label: string; reliability: Reliability }[] = [];
     for (const [i, path] of files.entries()) {
-      for (const report of await neural.evalTrajectories(path, model, limit, decoders.filter(known))) out(JSON.stringify({ set: labels[i], file: path, ...report }));
+      for (const report of await neural.evalTrajectories(path, model, limit, decoders.filter(known))) {
+        out(JSON.stringify({ set: labels[i], file: path, ...report }));
+        if (report.confidence) curves.push({ label: labels[i]!, reliability: report.confidence.state });
+      }
     }
+    const svg = stringOption(args, 'svg');
+    if (svg !== undefined) writeFileSync(svg, reliabilitySvg(curves, `${basename(model.dir)} (${model.dtype}): whole states`));
+    return 0;
+  }
+  if (kind === 'calibrate') {
+    const files = [file, ...extra];
+    const { calibrate } = await import('./calibrate');
+    const result = await calibrate(files, setLabels(files, stringOption(args, 'label')), await neural.modelFromArgs(args), limit, args.options.has('write'));
+    out(JSON.stringify(result));
     return 0;
   }
   if (kind === 'early-stop') {

@@ -20,6 +20,7 @@ import { stringOption, UsageError, type ParsedArgs } from './args';
 import type { InputBaselines, OutputBaselines } from '../core/baselines';
 import { cruxBaselines, returnsOutput, type CruxItem } from './cruxBaselines';
 import { quantile } from '../core/quantile';
+import { ConfidenceTally, type ConfidenceReport } from './confidenceTally';
 import { Progress } from './progress';
 import { applyEdit, ProgramError } from './session';
 
@@ -102,11 +103,14 @@ export type TrajectoryReport = ReturnType<EvalStats['report']> & {
   ms_per_state_median: number;
   ms_per_state_p95: number;
   stopped_early: number;
+  /** The constrained decoder's confidence against how often it was right, per kind. */
+  confidence?: ConfidenceReport;
 };
 
 /** One decoder's tally over a set. */
 class DecoderTally {
   readonly stats = new EvalStats();
+  readonly confidence = new ConfidenceTally();
   readonly ms: number[] = [];
   stoppedEarly = 0;
 
@@ -124,6 +128,7 @@ class DecoderTally {
       ms_per_state_median: quantile(sorted, 0.5),
       ms_per_state_p95: quantile(sorted, 0.95),
       stopped_early: this.stoppedEarly,
+      ...(this.confidence.samples.state.length > 0 ? { confidence: this.confidence.report() } : {}),
     };
   }
 }
@@ -131,6 +136,16 @@ class DecoderTally {
 /** Next-state exact match over held-out trajectories (one-step predictions, real history), for
  * each decoder on the same items in the same run. */
 export async function evalTrajectories(path: string, model: LoadedModel, limit: number | undefined, decoders: readonly DecoderKind[] = ['constrained']): Promise<TrajectoryReport[]> {
+  return (await evalTrajectoryTallies(path, model, limit, decoders)).reports;
+}
+
+/** The evaluation of `evalTrajectories`, with each decoder's confidence samples (for calibration). */
+export async function evalTrajectoryTallies(
+  path: string,
+  model: LoadedModel,
+  limit: number | undefined,
+  decoders: readonly DecoderKind[],
+): Promise<{ reports: TrajectoryReport[]; confidence: ConfidenceTally[] }> {
   const items = readJsonl<EvalItem>(path).slice(0, limit);
   const engine = await loadPythonHost();
   const tallies = decoders.map((d) => new DecoderTally(d));
@@ -161,13 +176,15 @@ export async function evalTrajectories(path: string, model: LoadedModel, limit: 
         const tally = tallies[d]!;
         tally.ms.push(prediction.ms);
         if (prediction.stoppedBy === 'invalid') tally.stoppedEarly++;
-        tally.stats.add(step, compareStates(real.state, prediction.state), edited);
+        const comparison = compareStates(real.state, prediction.state);
+        tally.stats.add(step, comparison, edited);
+        tally.confidence.add(prediction, real.state, comparison);
         sessions[d]!.acceptReal(step, real.position);
       }
     }
     progress.update(i + 1);
   }
-  return tallies.map((t) => t.report(items.length, refused));
+  return { reports: tallies.map((t) => t.report(items.length, refused)), confidence: tallies.map((t) => t.confidence) };
 }
 
 export interface CruxResult {

@@ -37,7 +37,9 @@ describe('NeuralFollower', () => {
     const step = await follower.act(real, parseAction('step_into'));
     expect(real.position).toBe(1);
     expect(step.comparison.match).toBe(false);
-    expect(cliState('both', real.state, step)).toMatchObject({ real: { event: 'line' }, neural: { event: 'unparseable' }, match: false });
+    expect(cliState('both', real.state, step)).toMatchObject({ real: { event: 'line' }, neural: { event: 'unparseable', confidence: 0 }, match: false });
+    // the first stop is given, not predicted: certain
+    expect(cliState('both', new DebugSession(rec).state)).toMatchObject({ neural: { confidence: 1 } });
     await follower.act(real, parseAction('step_into'));
     // The second prompt holds the real state of the first stop, not the model's garbage.
     expect(predictor.prompts[1]).not.toContain('garbage');

@@ -6,6 +6,7 @@
 import type { Action } from '../core/actions';
 import { compareStates, type StateComparison } from '../core/compare';
 import type { DebugSession } from '../core/debugSession';
+import { NO_CONFIDENCE, type Confidence } from '../core/confidence';
 import type { ParseResult } from '../core/format';
 import type { DebugState } from '../core/state';
 import type { Recording } from '../core/trace';
@@ -19,6 +20,8 @@ export interface FollowedStep {
   predicted: ParseResult;
   /** It against the real state after the action. */
   comparison: StateComparison;
+  /** How sure the model was of it (none with the greedy decoder). */
+  confidence?: Confidence;
 }
 
 export class NeuralFollower {
@@ -46,12 +49,13 @@ export class NeuralFollower {
     // the model's history was written from.
     else if (real.recording !== this.recording) this.restart(real);
     else this.session.acceptReal(action, real.position);
-    return { predicted: predicted.state, comparison };
+    return { predicted: predicted.state, comparison, ...(predicted.confidence ? { confidence: predicted.confidence } : {}) };
   }
 
-  /** The model's state after `action` from here; nothing moves. */
-  async predict(action: Action): Promise<ParseResult> {
-    return (await this.session.predict(action)).state;
+  /** The model's state after `action` from here, and how sure it is; nothing moves. */
+  async predict(action: Action): Promise<{ state: ParseResult; confidence?: Confidence }> {
+    const p = await this.session.predict(action);
+    return { state: p.state, ...(p.confidence ? { confidence: p.confidence } : {}) };
   }
 
   /** A what-if edit was made at the real stop: the model goes on from the edited state. */
@@ -80,8 +84,14 @@ export class NeuralFollower {
 
 }
 
-/** A predicted state in the CLI's state shape (`ndb debug --engine neural --json`). */
-export function predictedState(p: ParseResult): Record<string, unknown> {
+/** A predicted state in the CLI's state shape (`ndb debug --engine neural --json`), with the
+ * model's confidence: `confidence` for the whole state (0 for one it could not write), and
+ * `confidence_fields` (event and line, each local, the value) beside it. */
+export function predictedState(p: ParseResult, confidence?: Confidence): Record<string, unknown> {
+  return { ...stateShape(p), ...confidenceFields(confidence ?? NO_CONFIDENCE) };
+}
+
+function stateShape(p: ParseResult): Record<string, unknown> {
   if ('unparseable' in p) return { event: 'unparseable', reason: p.unparseable };
   if (p.event === 'entry') return { event: 'entry' };
   if (p.event === 'exit') return p.message === undefined ? { event: 'exit', status: p.status } : { event: 'exit', status: p.status, message: p.message };
@@ -91,15 +101,29 @@ export function predictedState(p: ParseResult): Record<string, unknown> {
   return out;
 }
 
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+export function confidenceFields(c: Confidence): { confidence: number; confidence_fields: Record<string, unknown> } {
+  const fields: Record<string, unknown> = { position: round(c.position), locals: Object.fromEntries(Object.entries(c.locals).map(([k, v]) => [k, round(v)])) };
+  if (c.value !== undefined) fields.value = round(c.value);
+  return { confidence: round(c.state), confidence_fields: fields };
+}
+
+/** A state the model did not predict (the first stop, an edit): shown as given, so certain. */
+function given(real: DebugState): Record<string, unknown> {
+  const locals = 'locals' in real ? Object.fromEntries(Object.keys(real.locals).map((k) => [k, 1])) : {};
+  return { ...real, confidence: 1, confidence_fields: { position: 1, locals } };
+}
+
 /** A stop in the shape `ndb debug --json` prints for the engine: the real state; the model's
  * (`neural`); or both side by side (`both`). A stop the model did not predict (the first one, an
  * edit) is the real state in every shape. */
 export function cliState(engine: 'real' | NeuralMode, real: DebugState, step?: FollowedStep, edit = false): unknown {
   if (engine === 'real') return real;
   if (!step) {
-    if (engine === 'neural') return real;
-    return edit ? { real, neural: real, match: true, edit: true } : { real, neural: real, match: true };
+    if (engine === 'neural') return given(real);
+    return edit ? { real, neural: given(real), match: true, edit: true } : { real, neural: given(real), match: true };
   }
-  if (engine === 'neural') return predictedState(step.predicted);
-  return { real, neural: predictedState(step.predicted), match: step.comparison.match, fields: step.comparison.fields };
+  if (engine === 'neural') return predictedState(step.predicted, step.confidence);
+  return { real, neural: predictedState(step.predicted, step.confidence), match: step.comparison.match, fields: step.comparison.fields };
 }

@@ -268,12 +268,15 @@ describe('ndb dap', () => {
       const { w, rows } = await predictedRows();
       expect(rows.match).toMatch(/^[✓✗] /);
       // The line is marked against the real one.
-      expect(rows.line).toMatch(new RegExp(`^${w.line} ✓$|^\\d+ ✗ \\(real: ${w.line}\\)$`));
-      for (const [name, value] of Object.entries(rows)) if (name !== 'match') expect(value).toMatch(/[✓✗]/);
+      expect(rows.line).toMatch(new RegExp(`^${w.line} ✓ |^\\d+ ✗ \\(real: ${w.line}\\) `));
+      // how sure the model was, whole and per field
+      expect(rows.confidence).toMatch(/^(sure|likely|a guess) \d+ % that the whole state is right$/);
+      for (const [name, value] of Object.entries(rows)) if (name !== 'match' && name !== 'confidence') expect(value).toMatch(/[✓✗]/);
+      expect(rows.line).toMatch(/· (sure|likely|a guess) \d+ %$/);
     }
     // The step out lands on the return: the model's value beside the real one.
     const { rows } = await predictedRows();
-    expect(rows['(return)']).toMatch(/^\S+ ✓$|✗ \(real: 3\)$/);
+    expect(rows['(return)']).toMatch(/^\S+ ✓ |✗ \(real: 3\) /);
   });
 
   it('runs a program that tries to leave Python to its end inside it', async () => {

@@ -420,7 +420,7 @@ export class NdbDebugAdapter extends DebugSession {
         case 'predicted': {
           const step = live.prediction;
           const rows = step
-            ? predictedRows(live.state, step.predicted, step.comparison)
+            ? predictedRows(live.state, step.predicted, step.comparison, step.confidence)
             : [{ name: '(not predicted)', value: 'the model predicts the stop after each step; this stop was given (the start, an edit or a jump)' }];
           variables = rows.map((r) => this.vars.variable(r, false));
           break;

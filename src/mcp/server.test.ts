@@ -167,6 +167,9 @@ describe('ndb mcp', () => {
     expect(p.real).toMatchObject({ event: 'line', line: 2, locals: { xs: '[1, 2]' } });
     expect(p.predicted).toHaveProperty('event');
     expect(typeof p.match).toBe('boolean');
+    expect(p.confidence).toBeGreaterThanOrEqual(0);
+    expect(p.confidence).toBeLessThanOrEqual(1);
+    expect(p.confidence_fields).toHaveProperty('position');
     // predict did not move the session.
     expect((await ok('step', { session: real, action: 'step_into' })).state).toMatchObject({ line: 2 });
     await ok('step', { session: real, action: 'step_return' });

@@ -9,7 +9,7 @@ import { ActionSyntaxError, parseAction, parseStep } from '../core/actions';
 import { EditError } from '../core/whatIf';
 import { ModelUnavailable } from '../cli/liveModel';
 import { ENGINES, LiveSession, SessionError, type LiveModel } from '../cli/liveSession';
-import { predictedState } from '../cli/neuralFollower';
+import { confidenceFields, predictedState } from '../cli/neuralFollower';
 import { ProgramError } from '../cli/session';
 import { logLine } from '../cli/stdio';
 import type { PythonHost } from '../realEngine/pythonHost';
@@ -116,12 +116,14 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
       title: "Ask the model where an action goes",
       description:
         `The model's prediction of the state after an action from the current stop, the real state it would reach, and whether they agree ` +
-        `(match; fields: per field). The session does not move. Actions: ${ACTIONS_HELP}.`,
+        `(match; fields: per field), and how sure the model is: confidence, the probability that the whole predicted state is right ` +
+        `(calibrated on held-out programs; 0 when it could not write a state), with confidence_fields per field (event and line, ` +
+        `each local, the value). The session does not move. Actions: ${ACTIONS_HELP}.`,
       inputSchema: {
         session: z.string(),
         action: z.string().max(100),
       },
-      outputSchema: { predicted: anyObject, real: anyObject, match: z.boolean(), fields: anyObject },
+      outputSchema: { predicted: anyObject, real: anyObject, match: z.boolean(), fields: anyObject, confidence: z.number().min(0).max(1), confidence_fields: anyObject },
     },
     handle('predict', async (args: { session: string; action: string }) => {
       const live = registry.get(args.session);
@@ -129,7 +131,8 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
       const action = parseAction(args.action);
       const model = live.follower ? undefined : await deps.model();
       const p = await live.predict(action, model);
-      return { predicted: predictedState(p.predicted), real: p.real as unknown as Record<string, unknown>, match: p.comparison.match, fields: p.comparison.fields };
+      const { confidence, confidence_fields } = confidenceFields(p.confidence);
+      return { predicted: predictedState(p.predicted, p.confidence), real: p.real as unknown as Record<string, unknown>, match: p.comparison.match, fields: p.comparison.fields, confidence, confidence_fields };
     }),
   );
 

@@ -7,7 +7,7 @@ import { PreTrainedTokenizer } from '@huggingface/transformers';
 import type * as OrtModule from 'onnxruntime-web';
 import { CausalLM, type TensorFactory } from './causalLm';
 import { wrapTokenizer } from './hfTokenizer';
-import { decoderShape, onnxFileName, type HfConfig, type ModelDtype } from './modelConfig';
+import { calibrationOf, decoderShape, onnxFileName, type HfConfig, type ModelDtype } from './modelConfig';
 import { StatePredictor } from './predictor';
 
 export type Backend = 'webgpu' | 'wasm';
@@ -284,6 +284,7 @@ export async function loadBrowserModel(options: LoadOptions): Promise<BrowserMod
   let predictor: StatePredictor;
   try {
     predictor = options.maxNewTokens ? new StatePredictor(lm, tokenizer, options.maxNewTokens) : new StatePredictor(lm, tokenizer);
+    predictor.calibration = calibrationOf(config, dtype);
   } catch (err) {
     throw new ModelLoadError(`${name}: ${err instanceof Error ? err.message : String(err)}`, 'corrupt');
   }

@@ -9,16 +9,11 @@
 // prediction's confidence (confidence.ts). Tokens the program fixed are certain and not counted.
 
 import { STATE_TERMINATORS } from '../core/format';
-import type { StatePart, StatePrefixChecker } from '../core/stateGuard';
+import type { ChosenToken } from '../core/confidence';
+import type { StatePrefixChecker } from '../core/stateGuard';
 import type { StepChoice } from './causalLm';
 import { IncrementalDecoder } from './incrementalDecoder';
 import type { TextTokenizer } from './predictor';
-
-/** The model's log-probability of one token it chose, and the part of the state it wrote. */
-export interface ChosenToken {
-  part: StatePart;
-  logp: number;
-}
 
 /** Tokens kept back to end a state that runs long (StatePrefixChecker.closing). */
 const CLOSING_RESERVE = 48;

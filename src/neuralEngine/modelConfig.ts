@@ -1,5 +1,6 @@
 // What the app and the CLI read from a model folder (Hugging Face layout: docs/architecture.md#model-folders).
 
+import type { Calibration, Platt } from '../core/confidence';
 import type { DecoderShape } from './causalLm';
 
 export type ModelDtype = 'fp32' | 'int8' | 'q8' | 'q4' | 'fp16';
@@ -19,6 +20,8 @@ export interface HfConfig {
   /** Ours: the training sequence length (`training.export` writes it); positions past it were
    * never trained, whatever max_position_embeddings allows. */
   ndb_trained_context?: number;
+  /** Ours: the confidence calibration of each variant (`ndb eval calibrate --write`). */
+  ndb_calibration?: Partial<Record<ModelDtype, Calibration>>;
 }
 
 export class ModelFolderError extends Error {}
@@ -39,6 +42,23 @@ export function decoderShape(config: HfConfig): DecoderShape {
     shape.trainedContext = trained;
   }
   return shape;
+}
+
+function isPlatt(p: unknown): p is Platt {
+  return typeof p === 'object' && p !== null && Number.isFinite((p as Platt).a) && Number.isFinite((p as Platt).b);
+}
+
+/** The calibration of the variant in use (fp32's when it has none of its own), or null; a
+ * malformed one is an error, not a silent default. */
+export function calibrationOf(config: HfConfig, dtype: ModelDtype): Calibration | null {
+  const all = config.ndb_calibration;
+  if (all === undefined) return null;
+  const c = all[dtype] ?? all.fp32;
+  if (c === undefined) return null;
+  if (!isPlatt(c.state) || !isPlatt(c.position) || !isPlatt(c.local) || !isPlatt(c.value)) {
+    throw new ModelFolderError(`config.json: ndb_calibration.${all[dtype] ? dtype : 'fp32'} needs state, position, local and value, each {a, b}`);
+  }
+  return c;
 }
 
 export function onnxFileName(dtype: ModelDtype): string {

@@ -23,6 +23,7 @@ import {
   type FormatState,
   type ParseResult,
 } from '../core/format';
+import { confidenceOf, NO_CONFIDENCE, stateScores, type Confidence, type StateScores } from '../core/confidence';
 import { stateConstraints } from '../core/stateConstraints';
 import { sourceNames, stateLimits } from '../core/stateGuard';
 import type { Position, Recording } from '../core/trace';
@@ -31,6 +32,11 @@ import type { CompleteOptions, Completion, StatePredictor } from './predictor';
 export interface Prediction extends Completion {
   action: Action;
   state: ParseResult;
+  /** How sure the model is that the state, and each of its fields, is right (constrained
+   * decoding only; an unreadable state, or one the decoder had to end, gets 0). */
+  confidence?: Confidence;
+  /** The raw scores the confidence comes from (what calibration is fitted on). */
+  scores?: StateScores;
 }
 
 function localsOf(state: ParseResult): Record<string, string> | null {
@@ -149,7 +155,11 @@ export class NeuralSession {
     const completion = await this.predictor.complete(prompt, { ...options, guard, constraints, ...(ids ? { promptIds: ids } : {}) });
     const state: ParseResult =
       completion.refused !== undefined ? { unparseable: `stopped early: ${completion.refused}` } : parseState(completion.text, this.previousLocals);
-    return { ...completion, action, state };
+    if (!completion.chosen) return { ...completion, action, state };
+    const unsure = 'unparseable' in state || completion.closedEarly;
+    const scores = stateScores(completion.chosen, completion.keys ?? [], state);
+    const confidence = unsure ? NO_CONFIDENCE : confidenceOf(scores, this.predictor.calibration);
+    return { ...completion, action, state, confidence, ...(unsure ? {} : { scores }) };
   }
 
   /** The prompt for `action`, after starting the history again at its newest readable state if

@@ -7,7 +7,7 @@ import { AutoTokenizer, env } from '@huggingface/transformers';
 import * as ort from 'onnxruntime-node';
 import { CausalLM, type TensorFactory } from './causalLm';
 import { wrapTokenizer } from './hfTokenizer';
-import { decoderShape, ModelFolderError, onnxFileName, type HfConfig, type ModelDtype } from './modelConfig';
+import { calibrationOf, decoderShape, ModelFolderError, onnxFileName, type HfConfig, type ModelDtype } from './modelConfig';
 import { StatePredictor } from './predictor';
 
 export interface LoadedModel {
@@ -49,5 +49,6 @@ export async function loadNodeModel(dir: string, dtype: ModelDtype = 'fp32', thr
   }
   const lm = new CausalLM(ort.Tensor as unknown as TensorFactory, session, decoderShape(config));
   const predictor = new StatePredictor(lm, wrapTokenizer(tokenizer));
+  predictor.calibration = calibrationOf(config, dtype);
   return { dir: abs, dtype, config, predictor, session, onnxBytes: statSync(onnxPath).size, loadMs: performance.now() - started };
 }

@@ -3,10 +3,11 @@
 // a state (src/core/stateGuard.ts).
 
 import { STATE_TERMINATORS } from '../core/format';
+import type { Calibration, ChosenToken } from '../core/confidence';
 import type { StateConstraints } from '../core/stateConstraints';
 import { StatePrefixChecker, type StateLimits } from '../core/stateGuard';
 import type { CausalLM } from './causalLm';
-import { ConstrainedDecoding, type ChosenToken } from './constrainedDecoding';
+import { ConstrainedDecoding } from './constrainedDecoding';
 import { IncrementalDecoder } from './incrementalDecoder';
 
 export interface TextTokenizer {
@@ -62,6 +63,9 @@ export const EOS_TOKEN = '<|endoftext|>';
 
 export class StatePredictor {
   readonly stopIds: ReadonlySet<number>;
+  /** Turns the model's probabilities into confidences (config.json's ndb_calibration); null: the
+   * model's own probabilities are the confidences. */
+  calibration: Calibration | null = null;
 
   constructor(
     readonly lm: CausalLM,

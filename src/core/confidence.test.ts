@@ -1,0 +1,56 @@
+// The confidence's arithmetic: raw scores per field from the chosen tokens, Platt scaling (fitted
+// back from data made with known parameters), and the reliability of a set of confidences.
+import { describe, expect, it } from 'vitest';
+import { confidenceOf, confidenceWords, fitPlatt, reliability, sigmoid, stateScores, type ChosenToken } from './confidence';
+
+describe('stateScores', () => {
+  it('sums log-probabilities per field; unchanged locals share the score of ".."', () => {
+    const chosen: ChosenToken[] = [
+      { part: 'position', logp: -0.1 },
+      { part: 'position', logp: -0.2 },
+      { part: { entry: 0 }, logp: -1 },
+      { part: { entry: 0 }, logp: -0.5 },
+      { part: { entry: 1 }, logp: -0.05 },
+    ];
+    const state = { event: 'line' as const, inverse: false, line: 3, src: '', locals: { xs: '[1]', s: '2' } };
+    const scores = stateScores(chosen, ['s', '..'], state);
+    expect(scores.state).toBeCloseTo(-1.85);
+    expect(scores.position).toBeCloseTo(-0.3);
+    expect(scores.locals.s).toBeCloseTo(-1.5);
+    expect(scores.locals.xs).toBeCloseTo(-0.05);
+    // without calibration the confidence is the model's own probability
+    expect(confidenceOf(scores).state).toBeCloseTo(Math.exp(-1.85));
+    const c = confidenceOf(scores, { state: { a: 2, b: 1 }, position: { a: 1, b: 0 }, local: { a: 1, b: 0 }, value: { a: 1, b: 0 } });
+    expect(c.state).toBeCloseTo(sigmoid(2 * -1.85 + 1));
+  });
+});
+
+describe('fitPlatt', () => {
+  it('recovers the parameters the data was made with', () => {
+    let seed = 7;
+    const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const xs: number[] = [];
+    const ys: boolean[] = [];
+    for (let i = 0; i < 20_000; i++) {
+      const x = -6 * rand();
+      xs.push(x);
+      ys.push(rand() < sigmoid(0.8 * x + 1.5));
+    }
+    const p = fitPlatt(xs, ys);
+    expect(p.a).toBeCloseTo(0.8, 1);
+    expect(p.b).toBeCloseTo(1.5, 1);
+  });
+});
+
+describe('reliability', () => {
+  it('bins confidences, weighs the gaps by bin size and counts the sure ones', () => {
+    const r = reliability([0.95, 0.95, 0.95, 0.95, 0.15, 0.15], [true, true, true, false, false, false]);
+    expect(r.ece).toBeCloseTo((4 / 6) * 0.2 + (2 / 6) * 0.15);
+    expect(r.sure).toEqual({ share: 4 / 6, accuracy: 0.75, n: 4 });
+    expect(r.bins[9]).toMatchObject({ n: 4, accuracy: 0.75 });
+  });
+
+  it('says it in words', () => {
+    expect([0.95, 0.8, 0.6, 0.2].map(confidenceWords)).toEqual(['sure', 'sure', 'likely', 'a guess']);
+  });
+});
