@@ -26,6 +26,27 @@ from training.model import Decoder, ModelConfig
 from training.plot import plot_losses
 
 
+def keep_freed_memory() -> bool:
+    """Tells glibc's malloc to keep freed blocks instead of giving them back to the kernel at once.
+
+    On the CPU each step allocates and frees the same large activation and gradient buffers; by
+    default glibc maps and unmaps them with mmap/munmap every step, and the kernel zeroes the pages
+    again each time. Measured on this project's 2-core machine (3.4 M model, batch 16 x 512):
+    about 4,500 tokens/s by default against about 11,600 with these limits raised (the training
+    log of ndb-cpu-3m says how). Returns whether the limits were set (glibc only)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return False
+    m_trim_threshold, m_top_pad, m_mmap_threshold = -1, -2, -3
+    big = 1 << 30
+    return all(libc.mallopt(option, value) == 1 for option, value in ((m_mmap_threshold, big), (m_trim_threshold, big), (m_top_pad, 1 << 28)))
+
+
 def lr_at(step: int, cfg: dict[str, Any]) -> float:
     if step < cfg["warmup"]:
         return cfg["lr"] * (step + 1) / cfg["warmup"]
@@ -139,6 +160,7 @@ def train(
         torch.backends.cuda.matmul.allow_tf32 = True
     else:
         torch.set_num_threads(threads or max(1, min(2, os.cpu_count() or 1)))
+        keep_freed_memory()
     tcfg = config["train"]
     mcfg = ModelConfig.from_dict({**config["model"], "vocab_size": source.vocab_size})
     torch.manual_seed(1234 + rank)
