@@ -39,6 +39,8 @@ export interface ModelInfo {
   threads: number;
   /** The ONNX file came from the cache (no download). */
   cached: boolean;
+  /** Its confidences are calibrated (config.json's ndb_calibration), not its raw probabilities. */
+  calibrated: boolean;
   /** Why the backend or dtype differs from the one asked for, if it does. */
   note?: string;
 }
@@ -308,6 +310,7 @@ export async function loadBrowserModel(options: LoadOptions): Promise<BrowserMod
     loadMs: Math.round(performance.now() - started - heldMs),
     threads: backend === 'wasm' ? ort.env.wasm.numThreads ?? 1 : 1,
     cached: onnx.cached,
+    calibrated: predictor.calibration !== null,
   };
   if (notes.length) info.note = notes.join('; ');
   return { info, predictor, deviceLost };

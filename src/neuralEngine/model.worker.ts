@@ -39,6 +39,7 @@ function result(p: Prediction): PredictionResult {
     decodeMs: p.decodeMs,
     decodeSteps: p.decodeSteps,
     stoppedBy: p.stoppedBy,
+    ...(p.confidence ? { confidence: p.confidence } : {}),
   };
 }
 

@@ -12,6 +12,7 @@ import { PendingRequests } from '../core/requests';
 import { Spare } from '../core/spare';
 import type { Position, Recording } from '../core/trace';
 import type { ModelDtype } from './modelConfig';
+import type { Confidence } from '../core/confidence';
 import type { Backend, LoadErrorKind, ModelInfo } from './browserModel';
 
 export type { Backend, ModelInfo, LoadErrorKind };
@@ -31,6 +32,8 @@ export interface PredictionResult {
   decodeMs: number;
   decodeSteps: number;
   stoppedBy: 'stop' | 'length' | 'invalid';
+  /** How sure the model is of the state and its fields (absent with the greedy decoder). */
+  confidence?: Confidence;
 }
 
 export type ModelRequest =

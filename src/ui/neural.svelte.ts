@@ -4,6 +4,7 @@
 
 import { isInverse, type Action } from '../core/actions';
 import { compareStates, type StateComparison } from '../core/compare';
+import type { Confidence } from '../core/confidence';
 import { EvalStats, type ActionTally } from '../core/evalStats';
 import type { ParseResult } from '../core/format';
 import { stateAt, type DebugState } from '../core/state';
@@ -32,6 +33,8 @@ export interface ShownPrediction {
   ms: number;
   newTokens: number;
   prefillTokens: number;
+  /** How sure the model was of the state and each field. */
+  confidence?: Confidence;
 }
 
 export interface LearnerGuess {
@@ -175,6 +178,9 @@ export class Neural {
     if (!p || !this.active || 'unparseable' in p.state || p.state.event === 'exit' || p.state.event === 'entry') return null;
     return p.state.line > 0 ? p.state.line : null;
   });
+
+  /** How sure the model is of the predicted stop's line (the ghost marker's note), if it says. */
+  readonly ghostConfidence = $derived<number | null>(this.ghostLine === null ? null : (this.prediction?.confidence?.position ?? null));
 
   /** Starts loading the model; the real engine does not wait for it. With `first`, the model's
    * files download at once but the model is built only once `first` settles (Python ready):
@@ -395,7 +401,17 @@ export class Neural {
   private show(p: PredictionResult, real: DebugState): void {
     const comparison = compareStates(real, p.state, isInverse(p.action) ? 'inverse' : 'forward');
     if (performance.getEntriesByName('ndb:first-prediction').length === 0) performance.mark('ndb:first-prediction');
-    this.prediction = { action: p.action, state: p.state, text: p.text, real, comparison, ms: p.ms, newTokens: p.newTokens, prefillTokens: p.prefillTokens };
+    this.prediction = {
+      action: p.action,
+      state: p.state,
+      text: p.text,
+      real,
+      comparison,
+      ms: p.ms,
+      newTokens: p.newTokens,
+      prefillTokens: p.prefillTokens,
+      ...(p.confidence ? { confidence: p.confidence } : {}),
+    };
     this.stats.add(p.action, comparison);
     this.scores = this.stats.perAction();
     this.totalTokens += p.newTokens;
