@@ -19,7 +19,7 @@ Usage:
   ndb debug FILE [--call EXPR] --actions a1,a2,… [--breakpoints L1,L2] [--engine real] [--json]
   ndb debug --batch REQUESTS.jsonl [--engine real] --json
   ndb debug FILE [--call EXPR] --actions … --engine neural|both [--model DIR] [--dtype D] --json
-  ndb eval trajectories FILE.jsonl [FILE2.jsonl …] [--label NAME,…] [--decoder constrained|greedy|both] [--compose-below P] [--svg RELIABILITY.svg] [--model DIR] [--dtype D] [--limit N] --json
+  ndb eval trajectories FILE.jsonl [FILE2.jsonl …] [--label NAME,…] [--decoder constrained|greedy|both] [--svg RELIABILITY.svg] [--model DIR] [--dtype D] [--limit N] --json
                    (one line per file, each set reported apart: "set" is its label or file name)
   ndb eval calibrate FILE.jsonl [FILE2.jsonl …] [--label NAME,…] [--write] [--model DIR] [--dtype D] [--limit N] --json
                    (fits the confidence's calibration on the sets; --write keeps it in the model's config.json)
@@ -143,7 +143,7 @@ function engineOption(args: ParsedArgs): EngineName {
 }
 
 async function evalCommand(args: ParsedArgs, out: Out): Promise<number> {
-  checkKnown(args, ['json', 'model', 'dtype', 'limit', 'task', 'action', 'label', 'decoder', 'write', 'svg', 'compose-below']);
+  checkKnown(args, ['json', 'model', 'dtype', 'limit', 'task', 'action', 'label', 'decoder', 'write', 'svg']);
   const [kind, file, ...extra] = args.positionals;
   if (!file || (extra.length > 0 && kind !== 'trajectories' && kind !== 'calibrate')) throw new UsageError('expected: ndb eval trajectories|calibrate|cruxeval|early-stop|variants FILE');
   const limitText = stringOption(args, 'limit');
@@ -160,7 +160,7 @@ async function evalCommand(args: ParsedArgs, out: Out): Promise<number> {
     if (!decoders.every(known)) throw new UsageError('--decoder must be constrained, greedy or both');
     const curves: { label: string; reliability: Reliability }[] = [];
     for (const [i, path] of files.entries()) {
-      for (const report of await neural.evalTrajectories(path, model, limit, decoders.filter(known), composeOption(args))) {
+      for (const report of await neural.evalTrajectories(path, model, limit, decoders.filter(known))) {
         out(JSON.stringify({ set: labels[i], file: path, ...report }));
         if (report.confidence) curves.push({ label: labels[i]!, reliability: report.confidence.state });
       }
@@ -209,15 +209,6 @@ async function evalCommand(args: ParsedArgs, out: Out): Promise<number> {
     return 0;
   }
   throw new UsageError(`unknown evaluation '${kind ?? ''}': trajectories, cruxeval or variants`);
-}
-
-/** --compose-below P: a step out the model is less sure of than P is composed of steps over. */
-function composeOption(args: ParsedArgs): { composeBelow?: number } {
-  const text = stringOption(args, 'compose-below');
-  if (text === undefined) return {};
-  const p = Number(text);
-  if (!(p >= 0 && p <= 1)) throw new UsageError('--compose-below must be a confidence from 0 to 1');
-  return { composeBelow: p };
 }
 
 /** A name for each evaluation set: `--label a,b` in file order, else the file name without .jsonl. */

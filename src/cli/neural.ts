@@ -10,7 +10,7 @@ import { EvalStats } from '../core/evalStats';
 import type { ParseResult } from '../core/format';
 import type { DebugState } from '../core/state';
 import type { Recording } from '../core/trace';
-import { NeuralSession, type DecoderKind, type NeuralSessionOptions } from '../neuralEngine/neuralSession';
+import { NeuralSession, type DecoderKind } from '../neuralEngine/neuralSession';
 import { cliState, NeuralFollower, predictedState } from './neuralFollower';
 import type { ModelDtype } from '../neuralEngine/modelConfig';
 import { loadNodeModel, type LoadedModel } from '../neuralEngine/nodeModel';
@@ -135,14 +135,8 @@ class DecoderTally {
 
 /** Next-state exact match over held-out trajectories (one-step predictions, real history), for
  * each decoder on the same items in the same run. */
-export async function evalTrajectories(
-  path: string,
-  model: LoadedModel,
-  limit: number | undefined,
-  decoders: readonly DecoderKind[] = ['constrained'],
-  options: Pick<NeuralSessionOptions, 'composeBelow'> = {},
-): Promise<TrajectoryReport[]> {
-  return (await evalTrajectoryTallies(path, model, limit, decoders, options)).reports;
+export async function evalTrajectories(path: string, model: LoadedModel, limit: number | undefined, decoders: readonly DecoderKind[] = ['constrained']): Promise<TrajectoryReport[]> {
+  return (await evalTrajectoryTallies(path, model, limit, decoders)).reports;
 }
 
 /** The evaluation of `evalTrajectories`, with each decoder's confidence samples (for calibration). */
@@ -151,7 +145,6 @@ export async function evalTrajectoryTallies(
   model: LoadedModel,
   limit: number | undefined,
   decoders: readonly DecoderKind[],
-  options: Pick<NeuralSessionOptions, 'composeBelow'> = {},
 ): Promise<{ reports: TrajectoryReport[]; confidence: ConfidenceTally[] }> {
   const items = readJsonl<EvalItem>(path).slice(0, limit);
   const engine = await loadPythonHost();
@@ -160,7 +153,7 @@ export async function evalTrajectoryTallies(
   let refused = 0;
   for (const [i, item] of items.entries()) {
     const { rec, breakpoints, real, rerun } = await startEvalItem(engine, item);
-    const sessions = decoders.map((decoder) => new NeuralSession(model.predictor, rec, real.position, breakpoints, { decoder, ...options }));
+    const sessions = decoders.map((decoder) => new NeuralSession(model.predictor, rec, real.position, breakpoints, { decoder }));
     let edited = false;
     for (const [k, step] of item.actions.map(parseStep).entries()) {
       if (step.kind === 'set') {

@@ -37,8 +37,6 @@ export interface Prediction extends Completion {
   confidence?: Confidence;
   /** The raw scores the confidence comes from (what calibration is fitted on). */
   scores?: StateScores;
-  /** A step out answered by this many steps over (NeuralSessionOptions.composeBelow). */
-  composed?: number;
 }
 
 function localsOf(state: ParseResult): Record<string, string> | null {
@@ -76,10 +74,6 @@ export interface NeuralSessionOptions {
    * fixes is written without the model (neuralEngine/constrainedDecoding.ts); `greedy`: the top
    * token at each step, stopped by the guard (what decoding was before, kept to measure against). */
   decoder?: DecoderKind;
-  /** Step out composed of steps over: when the model's confidence in a direct step out is below
-   * this, it steps over from its own predictions until it reaches a return (at most
-   * COMPOSE_STEPS), and that return is the answer. Absent: always the direct jump. */
-  composeBelow?: number;
   /** Start the history again from its newest state before a prompt outgrows the model's trained
    * context, or its positions for a config that names no trained context (default true). */
   window?: boolean;
@@ -93,9 +87,6 @@ interface Written {
   full: FormatState | null;
 }
 
-/** The most steps over a composed step out takes before the direct answer is kept. */
-export const COMPOSE_STEPS = 24;
-
 export class NeuralSession {
   private text: string;
   private previousLocals: Record<string, string> | null;
@@ -105,7 +96,6 @@ export class NeuralSession {
   private names: Set<string>;
   private readonly earlyStop: boolean;
   private readonly decoder: DecoderKind;
-  private readonly composeBelow: number | undefined;
   /** Where the newest state starts in `text`, the action that led to it and the position before
    * it: what a what-if edit needs to write that state again. */
   private last: { start: number; action: Action | null; before: Position | null };
@@ -129,7 +119,6 @@ export class NeuralSession {
     this.names = sourceNames(recording.source);
     this.earlyStop = options.earlyStop ?? true;
     this.decoder = options.decoder ?? 'constrained';
-    this.composeBelow = options.composeBelow;
     this.promptLimit = (options.window ?? true) ? promptLimit(predictor) : null;
     const first = formatStateAt(recording, start);
     this.context = renderContext(recording.source);
@@ -157,36 +146,6 @@ export class NeuralSession {
   /** The state after `action`; the history is left as it is (accept* adds to it). With a
    * temperature the state is sampled: call it k times for k candidates. */
   async predict(action: Action, options: CompleteOptions = {}): Promise<Prediction> {
-    const direct = await this.predictOnce(action, options);
-    const below = this.composeBelow;
-    if (action.kind !== 'step_return' || below === undefined || !direct.confidence || direct.confidence.state >= below) return direct;
-    return (await this.composedStepOut(direct, options)) ?? direct;
-  }
-
-  /** Steps over from the model's own predictions, on a copy of the history, until a return or
-   * the exit: that state answers the step out (null when none is reached). */
-  private async composedStepOut(direct: Prediction, options: CompleteOptions): Promise<Prediction | null> {
-    const copy = this.fork();
-    let ms = direct.ms;
-    for (let i = 0; i < COMPOSE_STEPS; i++) {
-      const p = await copy.predictOnce({ kind: 'step_over' }, options);
-      ms += p.ms;
-      if ('unparseable' in p.state) return null;
-      if (p.state.event === 'return' || p.state.event === 'exit') return { ...p, action: direct.action, ms, composed: i + 1 };
-      copy.acceptPredicted(p);
-    }
-    return null;
-  }
-
-  /** A copy whose history goes on apart from this one's. */
-  private fork(): NeuralSession {
-    const copy = Object.assign(Object.create(NeuralSession.prototype) as NeuralSession, this);
-    copy.written = [...this.written];
-    copy.last = { ...this.last };
-    return copy;
-  }
-
-  private async predictOnce(action: Action, options: CompleteOptions): Promise<Prediction> {
     const { prompt, ids } = this.fitPrompt(action);
     const guard = this.earlyStop ? stateLimits(this.names, this.previousLocals) : null;
     const constraints =
