@@ -16,7 +16,7 @@ import { StatePredictor } from '../neuralEngine/predictor';
 import { loadPythonHost } from '../realEngine/pythonHost';
 import { readJsonl, startEvalItem, type EvalItem } from './neural';
 import { Progress } from './progress';
-import { applyEdit, ProgramError } from './session';
+import { applyEdit, ProgramError } from '../session/programSession';
 
 export interface TimingSummary {
   n: number;

@@ -1,6 +1,6 @@
 // The `ndb` command line: the same core as the app, the real engine on Pyodide under Node.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Reliability } from '../core/confidence';
 import { ActionSyntaxError, formatStep, parseStep, parseStepList, type Step } from '../core/actions';
@@ -10,7 +10,7 @@ import type { DecoderKind } from '../neuralEngine/neuralSession';
 import { loadPythonHost } from '../realEngine/pythonHost';
 import { checkKnown, parseArgs, parseLineList, stringOption, UsageError, type ParsedArgs } from './args';
 import { reliabilitySvg } from './reliabilitySvg';
-import { debugStates, ProgramError, recordOrThrow, rerunWith } from './session';
+import { debugStates, ProgramError, recordOrThrow, rerunWith } from '../session/programSession';
 
 const USAGE = `ndb — a neural debugger for Python
 
@@ -30,7 +30,9 @@ Usage:
   ndb eval variants FILE.jsonl [--model DIR] [--dtype fp32,int8,q4] [--limit N]
   ndb format --trace TRACE.jsonl --actions a1,a2,…
   ndb dap                                   (a Debug Adapter Protocol server on stdio)
-  ndb mcp [--model DIR] [--dtype D]         (an MCP server on stdio: tools for agents)
+  ndb mcp [--root DIR[,DIR…]] [--model DIR] [--dtype D]
+                   (an MCP server on stdio: tools for agents; start_session's path reads only under the roots,
+                   default the working directory)
   ndb bench [--model DIR] [--dtype D] [--programs N] [--max-new-tokens N] [--runs N] [--json]
 
 Engines: real (Pyodide), neural (the model goes on from its own predictions),
@@ -63,13 +65,15 @@ export async function main(argv: string[], out: Out = (l) => process.stdout.writ
       }
       case 'mcp': {
         const args = parseArgs(rest, []);
-        checkKnown(args, ['model', 'dtype']);
+        checkKnown(args, ['model', 'dtype', 'root']);
         if (args.positionals.length > 0) throw new UsageError('mcp takes no FILE');
+        const roots = (stringOption(args, 'root') ?? process.cwd()).split(',').filter((r) => r !== '');
+        for (const root of roots) if (!existsSync(root) || !statSync(root).isDirectory()) throw new UsageError(`--root ${root}: no such folder`);
         const dtype = stringOption(args, 'dtype') ?? 'fp32';
         if (!['fp32', 'int8', 'q8', 'q4', 'fp16'].includes(dtype)) throw new UsageError('--dtype must be one of fp32, int8, q8, q4, fp16');
         const { runMcpServer } = await import('../mcp/server');
         const model = stringOption(args, 'model');
-        return await runMcpServer({ ...(model === undefined ? {} : { model }), dtype: dtype as 'fp32' });
+        return await runMcpServer({ ...(model === undefined ? {} : { model }), dtype: dtype as 'fp32', roots });
       }
       case 'format': {
         const { formatCommand } = await import('./format');

@@ -1,7 +1,6 @@
 // The neural engine in the CLI: `debug --engine neural|both`, `eval trajectories`, `eval cruxeval`.
 
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parseStep, type Action, type Step } from '../core/actions';
 import { DebugSession, type Rerun } from '../core/debugSession';
 import type { Edit } from '../core/whatIf';
@@ -11,10 +10,11 @@ import type { ParseResult } from '../core/format';
 import type { DebugState } from '../core/state';
 import type { Recording } from '../core/trace';
 import { NeuralSession, type DecoderKind } from '../neuralEngine/neuralSession';
-import { cliState, NeuralFollower, predictedState } from './neuralFollower';
+import { cliState, NeuralFollower, predictedState } from '../session/neuralFollower';
 import type { ModelDtype } from '../neuralEngine/modelConfig';
-import { loadNodeModel, type LoadedModel } from '../neuralEngine/nodeModel';
-import { REPO_ROOT } from '../realEngine/node';
+import { defaultModelDir, loadNodeModel, type LoadedModel } from '../neuralEngine/nodeModel';
+
+export { defaultModelDir };
 import { loadPythonHost, type PythonHost } from '../realEngine/pythonHost';
 import { stringOption, UsageError, type ParsedArgs } from './args';
 import type { InputBaselines, OutputBaselines } from '../core/baselines';
@@ -22,17 +22,9 @@ import { cruxBaselines, returnsOutput, type CruxItem } from './cruxBaselines';
 import { quantile } from '../core/quantile';
 import { ConfidenceTally, type ConfidenceReport } from './confidenceTally';
 import { Progress } from './progress';
-import { applyEdit, ProgramError } from './session';
+import { applyEdit, ProgramError } from '../session/programSession';
 
 const DTYPES: readonly ModelDtype[] = ['fp32', 'int8', 'q8', 'q4', 'fp16'];
-
-/** The model the app uses by default: public/models/index.json names it. */
-export function defaultModelDir(): string {
-  const index = join(REPO_ROOT, 'public/models/index.json');
-  if (!existsSync(index)) throw new UsageError('no model is shipped yet: pass --model DIR');
-  const { default: name } = JSON.parse(readFileSync(index, 'utf8')) as { default: string };
-  return join(REPO_ROOT, 'public/models', name);
-}
 
 export async function modelFromArgs(args: ParsedArgs): Promise<LoadedModel> {
   const dtype = (stringOption(args, 'dtype') ?? 'fp32') as ModelDtype;

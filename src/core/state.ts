@@ -11,6 +11,10 @@ export interface EventState {
   value?: string;
   /** The return event of a frame left by an exception. */
   raising?: boolean;
+  /** A return that is a yield (an await): the generator is suspended, not ended (trace.md). */
+  yielded?: boolean;
+  /** A call that resumes a generator (a coroutine) after its yield (its await). */
+  resumed?: boolean;
   stdout: string;
   /** What-if: the edits made at this stop (`locals` holds the values after them). */
   edits?: EditMark[];
@@ -30,6 +34,50 @@ export interface ExitState {
   message?: string;
   value?: string;
   stdout: string;
+  /** An uncaught exception: the frames it passed through, outermost first, each at the line it
+   * left from (the last is where it was raised). */
+  traceback?: TracebackFrame[];
+}
+
+export interface TracebackFrame {
+  function: string;
+  line: number;
+}
+
+/** The frames an uncaught exception went through, outermost first: the exception events at the
+ * end of the recording, one per frame it left (none when the program did not end by one). */
+export function tracebackOf(rec: Recording): TracebackFrame[] {
+  if (rec.exit.status !== 'exception') return [];
+  const frames: TracebackFrame[] = [];
+  for (let i = rec.events.length - 1; i >= 0; i--) {
+    const e = rec.events[i]!;
+    if (e.event === 'return' && e.raising) continue;
+    if (e.event !== 'exception') break;
+    // walking back from the end meets the outermost frame first (it is left last)
+    frames.push({ function: e.function, line: e.line });
+  }
+  return frames;
+}
+
+/** One frame of the call stack at a stop, innermost first (frameEvents). */
+export interface FrameAt {
+  function: string;
+  line: number;
+  depth: number;
+  /** The frame's latest event at or before the stop: where its line and locals are. */
+  event: number;
+}
+
+/** The call stack at a position, innermost frame first. */
+export function frameEvents(rec: Recording, pos: Position): FrameAt[] {
+  const stack: FrameAt[] = [];
+  for (let j = 0; j <= pos && j < rec.events.length; j++) {
+    const e = rec.events[j]!;
+    if (e.depth < 0) continue;
+    stack.length = Math.min(stack.length, e.depth);
+    stack[e.depth] = { function: e.function, line: e.line, depth: e.depth, event: j };
+  }
+  return stack.filter((f) => f !== undefined).reverse();
 }
 
 export type DebugState = EntryState | EventState | ExitState;
@@ -40,6 +88,8 @@ export function stateAt(rec: Recording, pos: Position): DebugState {
     const exit: ExitState = { event: 'exit', status: rec.exit.status, stdout: rec.stdout };
     if (rec.exit.message !== undefined) exit.message = rec.exit.message;
     if (rec.exit.value !== undefined) exit.value = rec.exit.value;
+    const traceback = tracebackOf(rec);
+    if (traceback.length > 0) exit.traceback = traceback;
     return exit;
   }
   return eventState(rec, rec.events[pos]!);
@@ -56,6 +106,8 @@ export function eventState(rec: Recording, e: TraceEvent): EventState {
   };
   if (e.value !== undefined) state.value = e.value;
   if (e.raising) state.raising = true;
+  if (e.yield) state.yielded = true;
+  if (e.resume) state.resumed = true;
   if (e.edits?.length) state.edits = e.edits;
   if (e.sizes) state.sizes = e.sizes;
   if (e.value_size !== undefined) state.valueSize = e.value_size;

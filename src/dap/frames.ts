@@ -1,6 +1,7 @@
 // The call stack a DAP client shows, innermost frame first, each frame tied to the event that
 // holds its current line and locals.
 
+import { frameEvents } from '../core/state';
 import type { Position, Recording } from '../core/trace';
 
 export interface FrameView {
@@ -14,14 +15,7 @@ export interface FrameView {
 }
 
 export function framesAt(rec: Recording, pos: Position): FrameView[] {
-  const stack: FrameView[] = [];
-  for (let j = 0; j <= pos && j < rec.events.length; j++) {
-    const e = rec.events[j]!;
-    if (e.depth < 0) continue;
-    stack.length = Math.min(stack.length, e.depth);
-    stack[e.depth] = { id: e.depth + 1, name: e.function, line: e.line, event: j, depth: e.depth };
-  }
-  return stack.filter((f) => f !== undefined).reverse();
+  return frameEvents(rec, pos).map((f) => ({ id: f.depth + 1, name: f.function, line: f.line, event: f.event, depth: f.depth }));
 }
 
 /** The function a line belongs to, read from the source's indentation: what a frame of the

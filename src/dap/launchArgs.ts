@@ -1,6 +1,6 @@
 // The `launch` request's arguments (the launch.json of the debug type `ndb`), checked.
 
-import { ENGINES, type EngineName } from '../cli/liveSession';
+import { ENGINES, type EngineName } from '../session/liveSession';
 
 export interface NdbLaunchArgs {
   /** Path of the `.py` file. */

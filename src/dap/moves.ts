@@ -2,7 +2,7 @@
 // a breakpoint only because of it is a breakpoint stop, as a debugger front end shows it.
 
 import type { Action } from '../core/actions';
-import type { LiveSession } from '../cli/liveSession';
+import type { LiveSession } from '../session/liveSession';
 import type { FrameView } from './frames';
 
 export type StopReason = 'entry' | 'breakpoint' | 'step' | 'restart';

@@ -4,53 +4,26 @@
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
-import { REPO_ROOT } from '../realEngine/node';
 import { hostilePrograms } from '../realEngine/testing/hostilePrograms';
+import { startMcp, type McpTestClient } from './testing/mcpClient';
 
 const CODE = ['def f(xs):', '    s = 0', '    for x in xs:', '        s += x', '    return s', '', 'def g(n):', '    print("g", n)', '    return f(list(range(n))) * 2', ''].join('\n');
 
-let client: Client;
-const stderr: string[] = [];
+let mcp: McpTestClient;
 
 beforeAll(async () => {
-  const transport = new StdioClientTransport({ command: 'npm', args: ['run', '--silent', 'ndb', '--', 'mcp'], cwd: REPO_ROOT, stderr: 'pipe' });
-  transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
-  client = new Client({ name: 'ndb-test', version: '0.0.0' });
-  await client.connect(transport);
+  mcp = await startMcp();
 }, 60_000);
 
 afterAll(async () => {
-  await client?.close();
+  await mcp?.close();
 });
 
-interface Result {
-  isError?: boolean;
-  structuredContent?: Record<string, unknown>;
-  content: Array<{ type: string; text?: string }>;
-}
-
-/** A tool call; the structured result must be the text result too. */
-async function call(name: string, args: Record<string, unknown>): Promise<Result> {
-  const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as Result;
-  if (!result.isError) expect(JSON.parse(result.content[0]!.text!)).toEqual(result.structuredContent);
-  return result;
-}
-
-async function ok(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const result = await call(name, args);
-  expect(result.isError, result.content[0]?.text).toBeFalsy();
-  return result.structuredContent!;
-}
-
-async function error(name: string, args: Record<string, unknown>): Promise<string> {
-  const result = await call(name, args);
-  expect(result.isError).toBe(true);
-  return result.content[0]!.text!;
-}
+const call = (name: string, args: Record<string, unknown>) => mcp.call(name, args);
+const ok = (name: string, args: Record<string, unknown>) => mcp.ok(name, args);
+const error = (name: string, args: Record<string, unknown>) => mcp.error(name, args);
 
 async function cliStates(call: string, actions: string[], breakpoints: number[]): Promise<unknown[]> {
   const dir = mkdtempSync(join(tmpdir(), 'ndb-mcp-'));
@@ -63,19 +36,43 @@ async function cliStates(call: string, actions: string[], breakpoints: number[])
   return (JSON.parse(lines[0]!) as { states: unknown[] }).states;
 }
 
+/** A state without its output: the CLI prints all of it, MCP only what is new since its last answer. */
+function withoutOutput(state: unknown): unknown {
+  const copy = structuredClone(state) as Record<string, unknown>;
+  for (const part of [copy, copy.real, copy.neural] as Array<Record<string, unknown> | undefined>) {
+    if (part && typeof part === 'object') {
+      delete part.stdout;
+      delete part.stdout_length;
+    }
+  }
+  return copy;
+}
+
 describe('ndb mcp', () => {
-  it('offers the six tools with their arguments', async () => {
-    const { tools } = await client.listTools();
+  it('offers its tools with every argument described, output schemas and annotations', async () => {
+    const { tools } = await mcp.client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, Object.keys(t.inputSchema.properties ?? {}).sort()]));
     expect(byName).toEqual({
-      start_session: ['breakpoints', 'call', 'code', 'engine'],
+      start_session: ['breakpoints', 'call', 'code', 'engine', 'max_events', 'path', 'timeout_s'],
       step: ['action', 'session'],
+      stack: ['session'],
+      evaluate: ['expression', 'frame', 'session'],
+      set_breakpoints: ['breakpoints', 'session'],
       predict: ['action', 'session'],
       guess_inputs: ['k', 'session'],
-      trace: ['session'],
+      trace: ['from', 'function', 'limit', 'line', 'session'],
+      output: ['at_end', 'from', 'session'],
       end_session: ['session'],
     });
-    for (const t of tools) expect(t.description?.length).toBeGreaterThan(20);
+    for (const t of tools) {
+      expect(t.description?.length).toBeGreaterThan(20);
+      expect(t.outputSchema, t.name).toBeDefined();
+      expect(typeof t.annotations?.readOnlyHint, t.name).toBe('boolean');
+      for (const [arg, schema] of Object.entries(t.inputSchema.properties ?? {})) expect((schema as { description?: string }).description, `${t.name}.${arg}`).toBeTruthy();
+    }
+    const readOnly = tools.filter((t) => t.annotations?.readOnlyHint).map((t) => t.name).sort();
+    expect(readOnly).toEqual(['evaluate', 'guess_inputs', 'output', 'predict', 'stack', 'trace']);
+    expect(tools.find((t) => t.name === 'end_session')?.annotations?.destructiveHint).toBe(true);
   });
 
   it('debugs forwards, backwards and with a what-if edit, every state as the CLI prints it', async () => {
@@ -83,10 +80,10 @@ describe('ndb mcp', () => {
     const expected = await cliStates('g(3)', actions, [5]);
     const started = await ok('start_session', { code: CODE, call: 'g(3)', breakpoints: [5] });
     expect(started.session).toMatch(/^s\d+$/);
-    expect(started.state).toEqual(expected[0]);
+    expect(withoutOutput(started.state)).toEqual(withoutOutput(expected[0]));
     for (const [i, action] of actions.entries()) {
       const { state } = await ok('step', { session: started.session, action });
-      expect(state, `${action} (action ${i + 1})`).toEqual(expected[i + 1]);
+      expect(withoutOutput(state), `${action} (action ${i + 1})`).toEqual(withoutOutput(expected[i + 1]));
       if (action.startsWith('set:')) {
         // The run with the edit: f returns 100 + 1 + 2, g twice that.
         const trace = await ok('trace', { session: started.session });
@@ -113,10 +110,12 @@ describe('ndb mcp', () => {
     expect(await error('start_session', { code: CODE, engine: 'quantum' })).toMatch(/engine/);
     expect(await error('start_session', { call: 'f()' })).toMatch(/code/);
     expect(await error('step', { session: 'nope', action: 'step_into' })).toMatch(/unknown session 'nope'/);
-    expect(await error('step', { session: good, action: 'jump' })).toMatch(/unknown action 'jump'/);
+    const jump = await error('step', { session: good, action: 'jump' });
+    expect(jump).toMatch(/action/);
+    expect(await error('step', { session: good, action: 'breakpoint:6' })).toMatch(/line 6 has no code/);
     expect(await error('step', { session: good, action: 'set:zz=1' })).toMatch(/'zz' is not a local of f\(\)/);
     expect(await error('step', { session: good, action: 'set:xs=(' })).toMatch(/not a Python expression|SyntaxError|raised/);
-    expect(await error('predict', { session: good, action: 'set:xs=1' })).toMatch(/predict takes a debugger action/);
+    expect(await error('predict', { session: good, action: 'set:xs=1' })).toMatch(/action/);
     expect(await error('guess_inputs', { session: good })).toMatch(/works at a return/);
     expect(await error('guess_inputs', { session: good, k: 0 })).toMatch(/k/);
     expect(await error('no_such_tool', {})).toMatch(/no_such_tool/);
@@ -184,6 +183,6 @@ describe('ndb mcp', () => {
     const { state } = await ok('step', { session: both, action: 'step_into' });
     expect(state).toMatchObject({ real: { event: 'line', line: 2 }, neural: { event: expect.any(String) }, match: expect.any(Boolean) });
     for (const id of [real, both]) await ok('end_session', { session: id });
-    expect(stderr.join('')).not.toMatch(/failed:|uncaught|unhandled/);
+    expect(mcp.stderr.join('')).not.toMatch(/failed:|uncaught|unhandled/);
   });
 });

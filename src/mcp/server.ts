@@ -3,16 +3,18 @@
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { loadLiveModel } from '../cli/liveModel';
+import { loadLiveModel } from '../session/liveModel';
 import { claimStdout, logLine } from '../cli/stdio';
 import type { ModelDtype } from '../neuralEngine/modelConfig';
-import { loadPythonHost } from '../realEngine/pythonHost';
+import { loadPythonPool } from '../realEngine/pythonHost';
 import { SessionRegistry } from './sessions';
 import { registerTools } from './tools';
 
 export interface McpOptions {
   model?: string;
   dtype?: ModelDtype;
+  /** Folders start_session's `path` may read from (default: the working directory). */
+  roots?: readonly string[];
 }
 
 export async function runMcpServer(options: McpOptions = {}): Promise<number> {
@@ -21,12 +23,13 @@ export async function runMcpServer(options: McpOptions = {}): Promise<number> {
   process.on('unhandledRejection', (err) => logLine(`unhandled: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
   const server = new McpServer({ name: 'ndb', version: '0.1.0' }, { instructions: INSTRUCTIONS });
   registerTools(server, {
-    host: loadPythonHost,
+    host: loadPythonPool,
     model: () => loadLiveModel(options.model, options.dtype),
     registry: new SessionRegistry(),
+    roots: options.roots ?? [process.cwd()],
   });
   // Pyodide takes seconds to load: start now, while the client initializes.
-  loadPythonHost().catch((err: unknown) => logLine(`the Python engine could not be loaded: ${err instanceof Error ? err.message : String(err)}`));
+  loadPythonPool().catch((err: unknown) => logLine(`the Python engine could not be loaded: ${err instanceof Error ? err.message : String(err)}`));
   await server.connect(new StdioServerTransport(process.stdin, out));
   // The client went away (stdin closed): nothing is left to serve, and the Python thread and the
   // model would keep the process alive.
@@ -41,6 +44,8 @@ export async function runMcpServer(options: McpOptions = {}): Promise<number> {
 
 const INSTRUCTIONS =
   'ndb records a Python program once and lets you move through the run like pdb, backwards too: ' +
-  'start_session, then step with step_into / step_over / step_return / continue / breakpoint:LINE and their inverses ' +
-  'inv_step_into / inv_step_over / inv_step_call; set:NAME=EXPR changes a local and re-runs from there. ' +
-  'predict shows what a small model thinks an action does, beside the truth; guess_inputs proposes calls that return the value at a return.';
+  'start_session (code or path, breakpoints with conditions), then step with step_into / step_over / step_return / continue / ' +
+  'breakpoint:LINE and their inverses inv_step_into / inv_step_over / inv_step_call; set:NAME=EXPR changes a local and re-runs from there. ' +
+  'At any stop: stack (frames and locals), evaluate (any expression in a frame), set_breakpoints (conditional ones too), output, trace. ' +
+  'To find a bug fast: a conditional breakpoint on the suspect line, continue, then evaluate. An uncaught exception ends with a traceback. ' +
+  'predict shows what a small model thinks an action does, with how sure it is; guess_inputs proposes calls that return the value at a return.';

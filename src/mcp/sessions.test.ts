@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LiveSession } from '../cli/liveSession';
+import type { LiveSession } from '../session/liveSession';
 import { IDLE_MS, MAX_SESSIONS, SessionRegistry, ToolError } from './sessions';
 
 const session = {} as LiveSession;

@@ -1,8 +1,9 @@
 // The debugging sessions an MCP client holds: bounded in number, each bounded in events and time
-// by its runs (LIVE_LIMITS), dropped after an hour unused. One request runs at a time: Pyodide is
-// one interpreter, and a step must not interleave with another on the same session.
+// by its runs, dropped after an hour unused. Requests on one session run one at a time (a step must
+// not interleave with another on the same session); sessions do not wait for each other (the
+// engine is a pool of processes: a run stuck in one holds no other session).
 
-import { LiveSession } from '../cli/liveSession';
+import { LiveSession } from '../session/liveSession';
 
 export const MAX_SESSIONS = 8;
 export const IDLE_MS = 60 * 60 * 1000;
@@ -13,19 +14,32 @@ export class ToolError extends Error {}
 interface Held {
   live: LiveSession;
   usedAt: number;
+  /** The output (stdout) already returned to the client: states carry only what is new. */
+  outputSent: number;
 }
 
 export class SessionRegistry {
   private readonly sessions = new Map<string, Held>();
   private nextId = 1;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly queues = new Map<string, Promise<unknown>>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** Runs `task` after every request before it has finished. */
-  serial<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(task, task);
-    this.queue = run.catch(() => undefined);
+  /** Runs `task` after every request before it on the same key (a session id; '' for requests
+   * that hold no session) has finished. */
+  serial<T>(task: () => Promise<T>, key = ''): Promise<T> {
+    const before = key === '' ? this.queue : (this.queues.get(key) ?? Promise.resolve());
+    const run = before.then(task, task);
+    const settled = run.catch(() => undefined);
+    if (key === '') this.queue = settled;
+    else {
+      this.queues.set(key, settled);
+      // forget a queue once it is empty, so that ended sessions leave nothing behind
+      void settled.then(() => {
+        if (this.queues.get(key) === settled) this.queues.delete(key);
+      });
+    }
     return run;
   }
 
@@ -40,7 +54,7 @@ export class SessionRegistry {
   add(live: LiveSession): string {
     this.reserve();
     const id = `s${this.nextId++}`;
-    this.sessions.set(id, { live, usedAt: this.now() });
+    this.sessions.set(id, { live, usedAt: this.now(), outputSent: 0 });
     return id;
   }
 
@@ -53,6 +67,16 @@ export class SessionRegistry {
     }
     held.usedAt = this.now();
     return held.live;
+  }
+
+  /** The output of the session's current stop not yet returned (marked returned now), and its
+   * whole length. */
+  newOutput(id: string, stdout: string): { output: string; length: number } {
+    const held = this.sessions.get(id);
+    if (!held) return { output: stdout, length: stdout.length };
+    const output = stdout.length > held.outputSent ? stdout.slice(held.outputSent) : '';
+    held.outputSent = stdout.length;
+    return { output, length: stdout.length };
   }
 
   end(id: string): void {

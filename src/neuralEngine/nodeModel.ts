@@ -3,6 +3,7 @@
 
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { AutoTokenizer, env } from '@huggingface/transformers';
 import * as ort from 'onnxruntime-node';
 import { CausalLM, type TensorFactory } from './causalLm';
@@ -18,6 +19,15 @@ export interface LoadedModel {
   session: ort.InferenceSession;
   onnxBytes: number;
   loadMs: number;
+}
+
+/** The model the app uses by default: public/models/index.json names it. */
+export function defaultModelDir(): string {
+  const models = fileURLToPath(new URL('../../public/models/', import.meta.url));
+  const index = join(models, 'index.json');
+  if (!existsSync(index)) throw new ModelFolderError('no model is shipped yet: pass --model DIR');
+  const { default: name } = JSON.parse(readFileSync(index, 'utf8')) as { default: string };
+  return join(models, name);
 }
 
 export async function loadNodeModel(dir: string, dtype: ModelDtype = 'fp32', threads = 2): Promise<LoadedModel> {

@@ -1,7 +1,7 @@
 // For tests: the shipped model's tokenizer, read from its folder (no network).
 import { basename, dirname } from 'node:path';
 import { AutoTokenizer, env } from '@huggingface/transformers';
-import { defaultModelDir } from '../cli/neural';
+import { defaultModelDir } from './nodeModel';
 import { wrapTokenizer } from './hfTokenizer';
 import type { TextTokenizer } from './predictor';
 

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import type { Recording } from '../core/trace';
 import { readRepoFile } from './node';
 import type { CodeLines, LocalsEvaluation, PythonHost } from './pythonHost';
-import { installModuleCode, parseRecording, recordOptionsJson, type RecordOptions } from './realEngine';
+import { installModuleCode, moduleFilesCleanup, moduleFilesCode, parseRecording, recordOptionsJson, type RecordOptions } from './realEngine';
 
 /** The tracer's own time limit when none is given (tracer.py). */
 const TRACER_DEFAULT_LIMIT_S = 10;
@@ -120,6 +120,8 @@ export class ProcessHost implements PythonHost {
   private readonly quickMs: number;
   private readonly loadMs: number;
   private readonly setup: string[];
+  private inFlight = 0;
+  private readyNow = false;
 
   constructor(options: ProcessHostOptions = {}) {
     this.graceMs = options.graceMs ?? 4_000;
@@ -129,6 +131,16 @@ export class ProcessHost implements PythonHost {
     this.start();
   }
 
+  /** Requests sent and not yet answered (a pool sends the next one elsewhere). */
+  get busy(): number {
+    return this.inFlight;
+  }
+
+  /** Python is loaded and waiting. */
+  get isReady(): boolean {
+    return this.readyNow && this.child !== null;
+  }
+
   /** Resolves once Pyodide is loaded and the engine installed (rejects when it cannot be). */
   whenReady(): Promise<void> {
     return this.ready;
@@ -136,8 +148,12 @@ export class ProcessHost implements PythonHost {
 
   async record(source: string, call: string, options: RecordOptions = {}): Promise<Recording> {
     const limitS = options.timeLimit ?? TRACER_DEFAULT_LIMIT_S;
+    const modules = options.modules && Object.keys(options.modules).length > 0 ? options.modules : null;
     try {
-      return parseRecording(await this.call('ndb_tracer', 'record_json', [source, call, recordOptionsJson(options)], limitS * 1000 + this.graceMs));
+      if (!modules) return parseRecording(await this.call('ndb_tracer', 'record_json', [source, call, recordOptionsJson(options)], limitS * 1000 + this.graceMs));
+      return parseRecording(
+        await this.call('ndb_tracer', 'record_json', [source, call, recordOptionsJson(options)], limitS * 1000 + this.graceMs, [moduleFilesCode(modules), moduleFilesCleanup(modules)]),
+      );
     } catch (err) {
       const stopped = (message: string): Recording => ({ source, call, events: [], codes: [], stdout: '', exit: { status: 'timeout', message } });
       if (err instanceof HardStop) {
@@ -188,10 +204,23 @@ export class ProcessHost implements PythonHost {
     child?.kill('SIGKILL');
   }
 
-  private async call(module: string, fn: string, args: string[], deadlineMs: number): Promise<Answer> {
-    if (!this.child) this.start();
-    await this.ready;
-    return this.send({ kind: 'call', module, fn, args }, deadlineMs, fn);
+  /** A function of an installed module; `around`: Python run just before and after it in the
+   * same process (setting up and taking away what the call needs). */
+  private async call(module: string, fn: string, args: string[], deadlineMs: number, around?: [string, string]): Promise<Answer> {
+    this.inFlight++;
+    try {
+      if (!this.child) this.start();
+      await this.ready;
+      if (!around) return await this.send({ kind: 'call', module, fn, args }, deadlineMs, fn);
+      await this.send({ kind: 'run', code: around[0] }, this.quickMs, 'setting up the program');
+      try {
+        return await this.send({ kind: 'call', module, fn, args }, deadlineMs, fn);
+      } finally {
+        if (this.child) await this.send({ kind: 'run', code: around[1] }, this.quickMs, 'cleaning up').catch(() => undefined);
+      }
+    } finally {
+      this.inFlight--;
+    }
   }
 
   private send(request: Omit<Extract<EngineRequest, { kind: 'call' }>, 'id'> | Omit<Extract<EngineRequest, { kind: 'run' }>, 'id'>, deadlineMs: number, what: string): Promise<Answer> {
@@ -210,6 +239,7 @@ export class ProcessHost implements PythonHost {
   }
 
   private start(): void {
+    this.readyNow = false;
     const { command, args } = engineCommand();
     // No environment: nothing of the user's (tokens, paths) is there to read.
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'advanced', env: {} });
@@ -227,7 +257,10 @@ export class ProcessHost implements PythonHost {
       child.on('message', (msg: EngineReply) => {
         if ('ready' in msg) {
           clearTimeout(timer);
-          void this.install().then(resolve, reject);
+          void this.install().then(() => {
+            this.readyNow = true;
+            resolve();
+          }, reject);
           return;
         }
         const p = this.pending.get(msg.id);

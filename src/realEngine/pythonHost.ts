@@ -73,6 +73,21 @@ export function loadPythonHost(): Promise<PythonHost> {
   return host;
 }
 
+let pool: Promise<PythonHost> | undefined;
+
+/** The engine of a server that holds many sessions (`ndb mcp`): several processes, so that a run
+ * stuck in one holds no other session (processPool.ts). */
+export function loadPythonPool(): Promise<PythonHost> {
+  pool ??= (async () => {
+    const { ProcessPool } = await import('./processPool');
+    const engines = new ProcessPool();
+    await engines.whenReady();
+    return engines;
+  })();
+  pool.catch(() => (pool = undefined));
+  return pool;
+}
+
 /** The in-process host on this thread's Pyodide, for tests. */
 export async function loadInProcessHost(): Promise<PythonHost> {
   return inProcessHost(await loadNodeEngine());

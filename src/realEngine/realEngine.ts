@@ -18,6 +18,39 @@ export interface RecordOptions {
   conditions?: Readonly<Record<number, string>>;
   /** Watch expressions, evaluated in the frame at every event. */
   watch?: readonly string[];
+  /** Other modules of the program (name → source), importable while it runs: written into
+   * Python's own memory, never read from the host by the engine. */
+  modules?: Readonly<Record<string, string>>;
+  /** The program's input: `input()` reads it one line per call, echoed into the output, and
+   * raises EOFError past its end. Absent: `input()` is refused with a message. */
+  stdin?: string;
+}
+
+const USER_MODULES_DIR = '/ndb_program';
+
+/** Python that makes `modules` importable for the next run (and forgets earlier ones). */
+export function moduleFilesCode(modules: Readonly<Record<string, string>>): string {
+  const names = JSON.stringify(Object.keys(modules));
+  return [
+    'import os, sys, importlib, shutil',
+    `shutil.rmtree(${JSON.stringify(USER_MODULES_DIR)}, ignore_errors=True)`,
+    `os.makedirs(${JSON.stringify(USER_MODULES_DIR)}, exist_ok=True)`,
+    `for _ndb_name, _ndb_text in ${JSON.stringify(modules)}.items():`,
+    `    with open(f"${USER_MODULES_DIR}/{_ndb_name}.py", "w", encoding="utf-8") as _ndb_file: _ndb_file.write(_ndb_text)`,
+    `for _ndb_name in ${names}: sys.modules.pop(_ndb_name, None)`,
+    `if ${JSON.stringify(USER_MODULES_DIR)} not in sys.path: sys.path.insert(0, ${JSON.stringify(USER_MODULES_DIR)})`,
+    'importlib.invalidate_caches()',
+  ].join('\n');
+}
+
+/** Python that takes the modules of `moduleFilesCode` away again after the run. */
+export function moduleFilesCleanup(modules: Readonly<Record<string, string>>): string {
+  return [
+    'import sys, shutil',
+    `for _ndb_name in ${JSON.stringify(Object.keys(modules))}: sys.modules.pop(_ndb_name, None)`,
+    `shutil.rmtree(${JSON.stringify(USER_MODULES_DIR)}, ignore_errors=True)`,
+    `if ${JSON.stringify(USER_MODULES_DIR)} in sys.path: sys.path.remove(${JSON.stringify(USER_MODULES_DIR)})`,
+  ].join('\n');
 }
 
 const MODULE_DIR = '/ndb';
@@ -39,6 +72,7 @@ export function recordOptionsJson(options: RecordOptions): string {
   if (options.edits?.length) py.edits = options.edits;
   if (options.conditions && Object.keys(options.conditions).length > 0) py.conditions = options.conditions;
   if (options.watch?.length) py.watch = options.watch;
+  if (options.stdin !== undefined) py.stdin = options.stdin;
   return JSON.stringify(py);
 }
 
@@ -70,7 +104,13 @@ export class RealEngine {
   }
 
   record(source: string, call: string, options: RecordOptions = {}): Recording {
-    return parseRecording(this.recordJson(source, call, recordOptionsJson(options)));
+    const modules = options.modules && Object.keys(options.modules).length > 0 ? options.modules : null;
+    if (modules) this.pyodide.runPython(moduleFilesCode(modules));
+    try {
+      return parseRecording(this.recordJson(source, call, recordOptionsJson(options)));
+    } finally {
+      if (modules) this.pyodide.runPython(moduleFilesCleanup(modules));
+    }
   }
 }
 

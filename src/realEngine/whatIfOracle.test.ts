@@ -10,7 +10,7 @@ import { formatStep, parseStepList, type Action, type Step } from '../core/actio
 import { DebugSession } from '../core/debugSession';
 import type { BreakCondition } from '../core/navigator';
 import { EditError, type Edit } from '../core/whatIf';
-import { debugStates, ProgramError, rerunWith } from '../cli/session';
+import { debugStates, ProgramError, rerunWith } from '../session/programSession';
 import { loadNodeEngine } from './node';
 import { inProcessHost, type PythonHost } from './pythonHost';
 import type { RealEngine } from './realEngine';

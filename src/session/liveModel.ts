@@ -23,11 +23,10 @@ export function loadLiveModel(dir?: string, dtype: ModelDtype = 'fp32'): Promise
 }
 
 async function load(dir: string | undefined, dtype: ModelDtype): Promise<LiveModel> {
-  const neural = await import('./neural');
-  const { loadNodeModel } = await import('../neuralEngine/nodeModel');
+  const { defaultModelDir, loadNodeModel } = await import('../neuralEngine/nodeModel');
   let folder: string;
   try {
-    folder = dir ?? neural.defaultModelDir();
+    folder = dir ?? defaultModelDir();
   } catch (err) {
     throw new ModelUnavailable(`no model: ${err instanceof Error ? err.message : String(err)}`);
   }

@@ -8,7 +8,7 @@ import { compareStates, type StateComparison } from '../core/compare';
 import { NO_CONFIDENCE, type Confidence } from '../core/confidence';
 import { DebugSession } from '../core/debugSession';
 import type { ParseResult } from '../core/format';
-import type { BreakCondition } from '../core/navigator';
+import { callOfFrame, type BreakCondition } from '../core/navigator';
 import type { DebugState } from '../core/state';
 import type { Position, Recording, WatchValue } from '../core/trace';
 import type { Edit } from '../core/whatIf';
@@ -17,7 +17,8 @@ import type { StatePredictor } from '../neuralEngine/predictor';
 import type { RecordOptions } from '../realEngine/realEngine';
 import type { PythonHost } from '../realEngine/pythonHost';
 import { cliState, NeuralFollower, type FollowedStep } from './neuralFollower';
-import { ProgramError, startProblem } from './session';
+import { buildCall, parameters } from './callBuilder';
+import { ProgramError, startProblem } from './programSession';
 
 export type EngineName = 'real' | 'neural' | 'both';
 
@@ -39,7 +40,7 @@ export interface LiveOptions {
   model?: LiveModel;
   /** Names the program in a syntax error's message. */
   file?: string;
-  limits?: Partial<Pick<RecordOptions, 'maxEvents' | 'timeLimit' | 'maxRepr'>>;
+  limits?: Partial<Pick<RecordOptions, 'maxEvents' | 'timeLimit' | 'maxRepr' | 'modules'>>;
 }
 
 /** A request the session cannot answer where it stands (the session is unchanged). */
@@ -51,6 +52,15 @@ export interface Candidate {
   verified: boolean;
   /** What the call returned, or why it could not run. */
   got?: string;
+}
+
+/** What guess_inputs drew: the calls it could build and run, and how many it could not use
+ * (the model wrote no call, or left out an argument) or had already. */
+export interface GuessReport {
+  candidates: Candidate[];
+  drawn: number;
+  duplicates: number;
+  unusable: number;
 }
 
 export interface Predicted {
@@ -74,7 +84,7 @@ export class LiveSession {
   /** Watch re-runs of the current recording, by expression. */
   private watched = new Map<string, Recording>();
   private watchedFor: Recording | null = null;
-  private readonly limits: Pick<RecordOptions, 'maxEvents' | 'timeLimit' | 'maxRepr'>;
+  private readonly limits: Pick<RecordOptions, 'maxEvents' | 'timeLimit' | 'maxRepr' | 'modules'>;
 
   private constructor(
     private readonly host: PythonHost,
@@ -239,34 +249,42 @@ export class LiveSession {
     return { predicted: p.state, real: fork.state, comparison: compareStates(fork.state, p.state), confidence: p.confidence ?? NO_CONFIDENCE };
   }
 
-  /** At a return: `k` calls sampled from the model (inv_step_call), each run to see whether it
-   * returns the value observed here. */
-  async guessInputs(model: LiveModel, k: number, temperature = 0.8): Promise<Candidate[]> {
+  /** At a return: `k` calls sampled from the model (inv_step_call), each built from the
+   * predicted arguments as the function takes them (its parameters, in order; a method through
+   * its predicted object) and run to see whether it returns the value observed here. */
+  async guessInputs(model: LiveModel, k: number, temperature = 0.8): Promise<GuessReport> {
     const here = this.recording.events[this.position];
     if (!here || here.event !== 'return' || here.raising) {
       throw new SessionError('guess_inputs works at a return: step to one first (e.g. step_return)');
     }
     const observed = here.value ?? 'None';
+    // The parameters (names and kinds) are the code's, read from its def line: not the run's values.
+    const callEvent = this.recording.events[callOfFrame(this.recording.events, this.position)];
+    const params = parameters(this.source, callEvent?.line ?? here.line, Object.keys(callEvent?.locals ?? {}));
     const session = new NeuralSession(model.predictor, this.recording, this.position, []);
-    const calls: string[] = [];
-    const candidates: Candidate[] = [];
+    const report: GuessReport = { candidates: [], drawn: 0, duplicates: 0, unusable: 0 };
+    const calls = new Set<string>();
     for (let i = 0; i < k; i++) {
+      report.drawn++;
       const p = await session.predict({ kind: 'inv_step_call' }, { temperature });
       const s = p.state;
-      if ('unparseable' in s || s.event !== 'call' || !s.locals) {
-        candidates.push({ call: p.text.slice(0, 120), verified: false, got: 'the model did not predict a call' });
+      const call = 'unparseable' in s || s.event !== 'call' || !s.locals ? null : buildCall(here.function, params, s.locals);
+      if (call === null) {
+        report.unusable++;
         continue;
       }
-      const call = `${here.function}(${Object.values(s.locals).join(', ')})`;
-      if (calls.includes(call)) continue;
-      calls.push(call);
+      if (calls.has(call)) {
+        report.duplicates++;
+        continue;
+      }
+      calls.add(call);
       const check = await this.host.record(this.source, call, { maxEvents: 20_000, timeLimit: 5, maxRepr: this.limits.maxRepr });
       if (check.exit.status === 'normal') {
         const got = check.exit.value ?? 'None';
-        candidates.push({ call, verified: got === observed, got });
-      } else candidates.push({ call, verified: false, got: check.exit.message ?? check.exit.status });
+        report.candidates.push({ call, verified: got === observed, got });
+      } else report.candidates.push({ call, verified: false, got: check.exit.message ?? check.exit.status });
     }
-    return candidates;
+    return report;
   }
 
   private readonly rerun = async (edits: readonly Edit[]): Promise<Recording> => {

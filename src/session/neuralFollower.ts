@@ -88,7 +88,7 @@ export class NeuralFollower {
  * model's confidence: `confidence` for the whole state (0 for one it could not write), and
  * `confidence_fields` (event and line, each local, the value) beside it. */
 export function predictedState(p: ParseResult, confidence?: Confidence): Record<string, unknown> {
-  return { ...stateShape(p), ...confidenceFields(confidence ?? NO_CONFIDENCE) };
+  return { ...stateShape(p), predicted: true, ...confidenceFields(confidence ?? NO_CONFIDENCE) };
 }
 
 function stateShape(p: ParseResult): Record<string, unknown> {
@@ -109,10 +109,11 @@ export function confidenceFields(c: Confidence): { confidence: number; confidenc
   return { confidence: round(c.state), confidence_fields: fields };
 }
 
-/** A state the model did not predict (the first stop, an edit): shown as given, so certain. */
+/** A state the model did not predict (the first stop, an edit): the real one, marked
+ * `predicted: false`, so certain. */
 function given(real: DebugState): Record<string, unknown> {
   const locals = 'locals' in real ? Object.fromEntries(Object.keys(real.locals).map((k) => [k, 1])) : {};
-  return { ...real, confidence: 1, confidence_fields: { position: 1, locals } };
+  return { ...real, predicted: false, confidence: 1, confidence_fields: { position: 1, locals } };
 }
 
 /** A stop in the shape `ndb debug --json` prints for the engine: the real state; the model's

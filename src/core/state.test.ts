@@ -1,0 +1,51 @@
+// The call stack and the traceback read from a recording.
+import { describe, expect, it } from 'vitest';
+import { frameEvents, stateAt, tracebackOf } from './state';
+import type { Recording, TraceEvent } from './trace';
+
+const ev = (event: TraceEvent['event'], fn: string, line: number, depth: number, frame: number, extra: Partial<TraceEvent> = {}): TraceEvent =>
+  ({ event, function: fn, line, depth, frame, parent: depth - 1, code: 0, locals: { n: String(depth) }, out: 0, ...extra }) as TraceEvent;
+
+const rec = {
+  source: '',
+  call: 'a(4)',
+  codes: [],
+  stdout: '',
+  events: [
+    ev('call', 'a', 1, 0, 1),
+    ev('line', 'a', 2, 0, 1),
+    ev('call', 'b', 4, 1, 2),
+    ev('line', 'b', 5, 1, 2),
+    ev('call', 'c', 7, 2, 3),
+    ev('line', 'c', 8, 2, 3),
+    ev('exception', 'c', 8, 2, 3),
+    ev('return', 'c', 8, 2, 3, { raising: true }),
+    ev('exception', 'b', 5, 1, 2),
+    ev('return', 'b', 5, 1, 2, { raising: true }),
+    ev('exception', 'a', 2, 0, 1),
+    ev('return', 'a', 2, 0, 1, { raising: true }),
+  ],
+  exit: { status: 'exception', message: 'ValueError: bad 4' },
+} as unknown as Recording;
+
+describe('frames and tracebacks', () => {
+  it('lists the frames at a stop innermost first, each at its latest event', () => {
+    expect(frameEvents(rec, 5)).toEqual([
+      { function: 'c', line: 8, depth: 2, event: 5 },
+      { function: 'b', line: 5, depth: 1, event: 3 },
+      { function: 'a', line: 2, depth: 0, event: 1 },
+    ]);
+    expect(frameEvents(rec, -1)).toEqual([]);
+  });
+
+  it('gives an uncaught exception its traceback, outermost first, at the exit', () => {
+    const expected = [
+      { function: 'a', line: 2 },
+      { function: 'b', line: 5 },
+      { function: 'c', line: 8 },
+    ];
+    expect(tracebackOf(rec)).toEqual(expected);
+    expect(stateAt(rec, rec.events.length)).toMatchObject({ event: 'exit', status: 'exception', traceback: expected });
+    expect(tracebackOf({ ...rec, exit: { status: 'normal' } } as Recording)).toEqual([]);
+  });
+});

@@ -1,0 +1,186 @@
+// What every tool of `ndb mcp` shares: its dependencies, the answer (the same JSON as
+// structuredContent and as text, never over MAX_RESULT_CHARS), errors the client can act on, the
+// argument schemas an agent reads (actions, sessions), and a stop as the agent sees it.
+
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { ActionSyntaxError, parseAction, parseStep, type Action, type Step } from '../core/actions';
+import { EditError } from '../core/whatIf';
+import { logLine } from '../cli/stdio';
+import type { PythonHost } from '../realEngine/pythonHost';
+import { ModelUnavailable } from '../session/liveModel';
+import { SessionError, type LiveModel, type LiveSession } from '../session/liveSession';
+import { ProgramError } from '../session/programSession';
+import { SessionRegistry, ToolError } from './sessions';
+
+export { ToolError };
+
+/** No answer is longer than this (characters of its JSON); longer values are cut, and
+ * `truncated` says so. */
+export const MAX_RESULT_CHARS = 100_000;
+/** A state's new output is cut to this; the `output` tool pages through all of it. */
+export const MAX_STATE_OUTPUT = 8_000;
+
+export interface ToolDeps {
+  host: () => Promise<PythonHost>;
+  model: () => Promise<LiveModel>;
+  registry: SessionRegistry;
+  /** Folders `start_session`'s `path` may read from (the working directory by default). */
+  roots: readonly string[];
+}
+
+export type Json = Record<string, unknown>;
+
+/** Errors the client caused or can act on: their message is the answer. */
+const EXPECTED = [ToolError, ProgramError, SessionError, EditError, ActionSyntaxError, ModelUnavailable];
+
+export function ok(result: Json): CallToolResult {
+  const fitted = fitResult(result, MAX_RESULT_CHARS);
+  return { structuredContent: fitted, content: [{ type: 'text', text: JSON.stringify(fitted) }] };
+}
+
+export function failure(err: unknown, tool: string): CallToolResult {
+  const message = err instanceof Error ? err.message : String(err);
+  if (!EXPECTED.some((kind) => err instanceof kind)) logLine(`${tool} failed: ${err instanceof Error ? (err.stack ?? message) : message}`);
+  return { isError: true, content: [{ type: 'text', text: message.length > 2_000 ? `${message.slice(0, 2_000)}…` : message }] };
+}
+
+/** The result, its longest strings cut (halved, then again) until its JSON fits `cap`; `truncated`
+ * marks a result that was cut. */
+export function fitResult(result: Json, cap: number): Json {
+  if (JSON.stringify(result).length <= cap) return result;
+  const copy = structuredClone(result) as Json;
+  for (let round = 0; round < 40 && JSON.stringify(copy).length > cap; round++) {
+    const leaves: { holder: Record<string, unknown> | unknown[]; key: string | number; length: number }[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach((v, i) => (typeof v === 'string' ? leaves.push({ holder: node, key: i, length: v.length }) : walk(v)));
+      else if (node && typeof node === 'object') {
+        for (const [k, v] of Object.entries(node)) typeof v === 'string' ? leaves.push({ holder: node as Record<string, unknown>, key: k, length: v.length }) : walk(v);
+      }
+    };
+    walk(copy);
+    leaves.sort((a, b) => b.length - a.length);
+    const longest = leaves[0]?.length ?? 0;
+    if (longest < 64) break;
+    for (const leaf of leaves.filter((l) => l.length >= longest / 2)) {
+      const text = (leaf.holder as Record<string | number, string>)[leaf.key]!;
+      (leaf.holder as Record<string | number, string>)[leaf.key] = `${text.slice(0, Math.floor(text.length / 2))}… (cut)`;
+    }
+  }
+  copy.truncated = true;
+  return copy;
+}
+
+/** What a tool says of itself: every argument described, the answer's fields declared, and
+ * whether it changes anything (annotations). */
+export interface ToolConfig {
+  title: string;
+  description: string;
+  inputSchema: z.ZodRawShape;
+  outputSchema: z.ZodRawShape;
+  annotations: { title?: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint?: boolean; openWorldHint: boolean };
+}
+
+/** Registers a tool whose requests on one session run one after another (sessions do not wait
+ * for each other). */
+export function tool<A extends object>(
+  server: McpServer,
+  deps: ToolDeps,
+  name: string,
+  config: ToolConfig,
+  run: (args: A) => Promise<Json>,
+): void {
+  const handler = (args: A): Promise<CallToolResult> =>
+    deps.registry.serial(async () => {
+      try {
+        return ok(await run(args));
+      } catch (err) {
+        return failure(err, name);
+      }
+    }, 'session' in args && typeof args.session === 'string' ? args.session : '');
+  server.registerTool(name, config as never, handler as never);
+}
+
+export const sessionArg = z.string().describe('The session id that start_session returned, e.g. "s1"');
+
+const SIMPLE_ACTIONS = ['step_into', 'step_over', 'step_return', 'continue', 'inv_step_into', 'inv_step_over', 'inv_step_call'] as const;
+
+/** What pdb, DAP or a person may call an action, and ndb's name for it. */
+const ALIASES: Record<string, string> = {
+  step: 'step_into',
+  step_in: 'step_into',
+  next: 'step_over',
+  over: 'step_over',
+  step_out: 'step_return',
+  return: 'step_return',
+  finish: 'step_return',
+  cont: 'continue',
+  c: 'continue',
+  step_back: 'inv_step_into',
+  back: 'inv_step_into',
+  reverse_step: 'inv_step_into',
+  step_back_over: 'inv_step_over',
+  back_to_call: 'inv_step_call',
+};
+
+export const ACTIONS_HELP =
+  'step_into, step_over, step_return (step out), continue, breakpoint:LINE (run to that line once), inv_step_into (step back), ' +
+  'inv_step_over (step back over calls), inv_step_call (back to the call of this function: its arguments). ' +
+  'Also understood: next, step_out, step_back, breakpoint 12.';
+
+export const actionArg = z
+  .union([
+    z.enum(SIMPLE_ACTIONS),
+    z.string().regex(/^breakpoint[: ]\s*\d+$/, 'breakpoint:LINE'),
+    z.enum(Object.keys(ALIASES) as [string, ...string[]]),
+  ], { error: `not a debugger action: expected one of ${ACTIONS_HELP}` })
+  .describe(`A debugger action: ${ACTIONS_HELP}`);
+
+export const stepArg = z
+  .union([actionArg, z.string().regex(/^set:\s*[A-Za-z_][A-Za-z0-9_]*\s*=.+$/s, 'set:NAME=EXPR').max(10_000)], {
+    error: `not a debugger action or edit: expected one of ${ACTIONS_HELP} Or set:NAME=EXPR`,
+  })
+  .describe(`${ACTIONS_HELP} Or set:NAME=EXPR (what-if: assign a local at this stop; the program runs again with the assignment made there).`);
+
+function canonical(text: string): string {
+  const t = text.trim();
+  const bp = /^breakpoint[: ]\s*(\d+)$/.exec(t);
+  if (bp) return `breakpoint:${bp[1]}`;
+  return ALIASES[t] ?? t;
+}
+
+export function toAction(text: string): Action {
+  return parseAction(canonical(text));
+}
+
+export function toStep(text: string): Step {
+  return text.trim().startsWith('set:') ? parseStep(text) : parseAction(canonical(text));
+}
+
+/** A `breakpoint:L` on a line without code would silently run to the end: refused instead. */
+export async function checkTarget(host: PythonHost, live: LiveSession, action: Step): Promise<void> {
+  if (action.kind !== 'breakpoint') return;
+  const info = await host.codeLines(live.source);
+  if ('lines' in info && !info.lines.includes(action.line)) {
+    throw new ToolError(`line ${action.line} has no code, so breakpoint:${action.line} could never stop there (lines with code: ${summarizeLines(info.lines)})`);
+  }
+}
+
+export function summarizeLines(lines: readonly number[]): string {
+  const shown = lines.slice(0, 40).join(', ');
+  return lines.length > 40 ? `${shown}, …` : shown;
+}
+
+/** A stop as the agent sees it: the state of the session's engine, with only the output written
+ * since the last answer (`stdout`, cut to MAX_STATE_OUTPUT) and the whole output's length
+ * (`stdout_length`): a long run's output is not repeated at every step. */
+export function presentState(deps: ToolDeps, id: string, live: LiveSession): Json {
+  const state = structuredClone(live.cliState()) as Json;
+  const stdout = 'stdout' in live.state ? live.state.stdout : '';
+  for (const part of [state, state.real, state.neural]) if (part && typeof part === 'object') delete (part as Json).stdout;
+  const { output, length } = deps.registry.newOutput(id, stdout);
+  state.stdout = output.length > MAX_STATE_OUTPUT ? `${output.slice(0, MAX_STATE_OUTPUT)}… (cut: the output tool pages through it)` : output;
+  state.stdout_length = length;
+  return state;
+}

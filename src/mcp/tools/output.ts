@@ -1,0 +1,36 @@
+// output: the program's whole output (stdout), page by page.
+
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { sessionArg, tool, type ToolDeps } from '../toolKit';
+
+export const OUTPUT_PAGE = 20_000;
+
+export function registerOutput(server: McpServer, deps: ToolDeps): void {
+  tool(
+    server,
+    deps,
+    'output',
+    {
+      title: "The program's output",
+      description:
+        `What the program printed (stdout) by the current stop, or by the end with at_end, in pages of at most ${OUTPUT_PAGE} characters ` +
+        'from `from` (default 0); next is where the next page starts (absent at the end), length the whole length.',
+      inputSchema: {
+        session: sessionArg,
+        from: z.number().int().min(0).optional().describe('Character offset to start at (default 0)'),
+        at_end: z.boolean().optional().describe('The output of the whole run instead of up to the current stop'),
+      },
+      outputSchema: { text: z.string(), from: z.number(), length: z.number(), next: z.number().optional() },
+      annotations: { title: 'Output', readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+    },
+    async (args: { session: string; from?: number; at_end?: boolean }) => {
+      const live = deps.registry.get(args.session);
+      const all = args.at_end ? live.recording.stdout : 'stdout' in live.state ? live.state.stdout : '';
+      const from = Math.min(args.from ?? 0, all.length);
+      const text = all.slice(from, from + OUTPUT_PAGE);
+      const end = from + text.length;
+      return { text, from, length: all.length, ...(end < all.length ? { next: end } : {}) };
+    },
+  );
+}

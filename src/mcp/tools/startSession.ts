@@ -1,0 +1,80 @@
+// start_session: records a program (pasted, or a file under the server's roots) and stops at its
+// first event; the breakpoints it is given are verified, never accepted silently.
+
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { ENGINES, LIVE_LIMITS, LiveSession } from '../../session/liveSession';
+import { presentState, sessionArg, tool, ToolError, type ToolDeps } from '../toolKit';
+import { verifyBreakpoints, breakpointArg, type Verified } from './breakpointCheck';
+import { readProgramFile } from './programFiles';
+
+export const MAX_CODE_CHARS = 200_000;
+export const MAX_EVENTS_CEILING = 1_000_000;
+export const TIMEOUT_CEILING_S = 60;
+
+const anyObject = z.record(z.string(), z.unknown());
+
+export function registerStartSession(server: McpServer, deps: ToolDeps): void {
+  tool(
+    server,
+    deps,
+    'start_session',
+    {
+      title: 'Start a debugging session',
+      description:
+        "Runs a Python program (CPython 3.14 in Pyodide, inside ndb's sandbox: no host files, commands or network) under ndb's recorder " +
+        'and stops at its first event (the call of the entry function, or the module). Give the program as `code`, or as `path` to a .py ' +
+        "file under the server's roots (other .py files of its folder can be imported). `call` is the entry call, e.g. \"f([3, 1, 2])\" " +
+        '(absent: the module runs top to bottom). `breakpoints`: lines, or {line, condition?, hit_count?}; each is checked and reported ' +
+        '(verified, or why not). `engine`: "real" (default; every stop is where pdb stops), "neural" (the model predicts each stop from ' +
+        'its own previous ones; each state says predicted true/false) or "both" ({real, neural, match}). `max_events` and `timeout_s` ' +
+        `bound the run (defaults ${LIVE_LIMITS.maxEvents} events and ${LIVE_LIMITS.timeLimit} s; at most ${MAX_EVENTS_CEILING} and ${TIMEOUT_CEILING_S}). ` +
+        'Returns the session id, the first state (event, line, function, depth, locals as reprs, value at returns, stdout new since the ' +
+        'last answer) and the breakpoints as verified.',
+      inputSchema: {
+        code: z.string().max(MAX_CODE_CHARS).optional().describe('The Python source (or give path)'),
+        path: z.string().max(4_096).optional().describe("A .py file under the server's roots (ndb mcp --root DIR; default its working directory)"),
+        call: z.string().max(10_000).optional().describe('The entry call, e.g. "f([3, 1, 2])"; absent: run the module'),
+        breakpoints: z.array(breakpointArg).max(100).optional().describe('Breakpoint lines, or {line, condition, hit_count}'),
+        engine: z.enum(ENGINES as [string, ...string[]]).optional().describe('real (default), neural or both'),
+        max_events: z.number().int().min(100).max(MAX_EVENTS_CEILING).optional().describe(`Event budget (default ${LIVE_LIMITS.maxEvents})`),
+        timeout_s: z.number().min(0.5).max(TIMEOUT_CEILING_S).optional().describe(`Time limit in seconds (default ${LIVE_LIMITS.timeLimit})`),
+      },
+      outputSchema: { session: z.string(), state: anyObject, breakpoints: z.array(z.object({ line: z.number(), verified: z.boolean(), message: z.string().optional() })) },
+      annotations: { title: 'Start a debugging session', readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+    },
+    async (args: {
+      code?: string;
+      path?: string;
+      call?: string;
+      breakpoints?: Array<number | { line: number; condition?: string; hit_count?: number }>;
+      engine?: string;
+      max_events?: number;
+      timeout_s?: number;
+    }) => {
+      if ((args.code === undefined) === (args.path === undefined)) throw new ToolError('give the program as code or as path (one of them)');
+      deps.registry.reserve();
+      const program = args.path !== undefined ? readProgramFile(args.path, deps.roots) : { source: args.code!, file: 'main.py', modules: {} };
+      const host = await deps.host();
+      const verified: Verified = await verifyBreakpoints(host, program.source, args.breakpoints ?? []);
+      const engine = (args.engine ?? 'real') as (typeof ENGINES)[number];
+      const model = engine === 'real' ? undefined : await deps.model();
+      const live = await LiveSession.start(host, program.source, args.call ?? '', {
+        engine,
+        breakpoints: verified.lines,
+        conditions: verified.conditions,
+        file: program.file,
+        limits: {
+          ...(args.max_events !== undefined ? { maxEvents: args.max_events } : {}),
+          ...(args.timeout_s !== undefined ? { timeLimit: args.timeout_s } : {}),
+          ...(Object.keys(program.modules).length > 0 ? { modules: program.modules } : {}),
+        },
+        ...(model ? { model } : {}),
+      });
+      const id = deps.registry.add(live);
+      return { session: id, state: presentState(deps, id, live), breakpoints: verified.report };
+    },
+  );
+}
+
+export { sessionArg };
