@@ -36,6 +36,10 @@ describe('stateConstraints', () => {
     expect(refused(`${TOKENS.lineSep}4${TOKENS.srcSep}s += x${TOKENS.argSep}{"xs2":`)).toMatchObject({ ok: false });
     const jump = stateConstraints({ kind: 'breakpoint', line: 4 }, [2], SOURCE, SHAPE, names);
     expect(refused(`${TOKENS.lineSep}3`, jump)).toMatchObject({ ok: false });
+    // continue with no breakpoints runs to the end: only an exit can follow
+    const run = stateConstraints({ kind: 'continue' }, [], SOURCE, SHAPE, names);
+    expect(refused(TOKENS.lineSep, run)).toMatchObject({ ok: false });
+    expect(refused(`${TOKENS.exitNormal}${TOKENS.actionSep}`, run)).toEqual({ ok: true, ended: true });
     expect(refused(TOKENS.returnSep, jump)).toMatchObject({ ok: false });
   });
 

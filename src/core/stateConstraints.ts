@@ -81,8 +81,11 @@ export function stateConstraints(
   const locals = [...names].filter((n) => !KEYWORDS.has(n));
   const namePrefixes = new Set<string>();
   for (const name of [...locals, ELIDED_KEY]) for (let i = 0; i <= name.length; i++) namePrefixes.add(name.slice(0, i));
+  // a line event needs a line to stop at: `continue` with no breakpoints can only end
+  const firstTokens = new Set(first);
+  if (codeLines !== null && codeLines.size === 0) for (const t of [TOKENS.lineSep, TOKENS.invLineSep, TOKENS.returnSep, TOKENS.exceptionSep]) firstTokens.delete(t);
   return {
-    firstTokens: new Set(first),
+    firstTokens,
     callLines: shape ? new Set(shape.calls) : null,
     codeLines,
     lines: sourceLines(source),

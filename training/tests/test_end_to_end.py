@@ -5,6 +5,7 @@ app's TypeScript path and predict, evaluate and pose CruxEval items."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -53,7 +54,12 @@ def test_generate_train_export_and_evaluate(tmp_path: Path) -> None:
     evalset = tmp_path / "eval.jsonl"
     make_eval_set.main(["--n", "3", "--out", str(evalset)])
     report = json.loads(ndb("eval", "trajectories", str(evalset), "--model", str(model_dir), "--dtype", "int8", "--json").splitlines()[-1])
-    assert report["n"] > 0 and 0.0 <= report["exact_match"] <= 1.0
+    assert report["n"] > 0
+    # an exactly right state has its event right (every state has one); the actions' counts add up
+    assert report["fields"]["event"]["n"] == report["n"] and report["exact_match"] <= report["fields"]["event"]["accuracy"]
+    assert sum(a["n"] for a in report["per_action"].values()) == report["n"]
+    # the constrained decoder writes only states, even for a model trained 30 steps
+    assert report["decoder"] == "constrained" and report["unparseable"] == 0
     assert set(report["fields"]) >= {"event", "line"}
     assert report["after_edit"]["n"] == 0
 
@@ -64,6 +70,10 @@ def test_generate_train_export_and_evaluate(tmp_path: Path) -> None:
     report = json.loads(ndb("eval", "trajectories", str(what_if), "--model", str(model_dir), "--dtype", "int8", "--json").splitlines()[-1])
     assert 0 < report["after_edit"]["n"] < report["n"] and report["edits_refused"] == 0  # set: items are given, not predicted
 
-    if CRUXEVAL.exists():
-        last = json.loads(ndb("eval", "cruxeval", str(CRUXEVAL), "--task", "input", "--limit", "2", "--model", str(model_dir), "--json").splitlines()[-1])
-        assert last["task"] == "input" and last["n"] == 2 and last["action"] == "inv_step_call"
+    if not CRUXEVAL.exists():
+        # ../shared beside the repository holds the benchmark; a machine without it says so
+        if os.environ.get("NDB_NO_SHARED") == "1":
+            pytest.skip(f"NDB_NO_SHARED=1: {CRUXEVAL} is not on this machine")
+        raise AssertionError(f"{CRUXEVAL} is missing: put ../shared beside the repository (or set NDB_NO_SHARED=1 where it cannot be)")
+    last = json.loads(ndb("eval", "cruxeval", str(CRUXEVAL), "--task", "input", "--limit", "2", "--model", str(model_dir), "--json").splitlines()[-1])
+    assert last["task"] == "input" and last["n"] == 2 and last["action"] == "inv_step_call"
