@@ -10,7 +10,9 @@ trained on; a run is kept when the builder would keep it: a normal end, or an ex
 raises on purpose). ``--source gallery`` takes the app's example programs instead (``examples/*.py`` with the entry call
 of their ``# call:`` line, the source as the app shows it: without the header lines), ``K``
 trajectories each (default 10), drawn by the same policy. The gallery is evaluation only: nothing
-in training reads ``examples/``.
+in training reads ``examples/``. ``--folder DIR`` takes another folder of such programs instead:
+``fixtures/eval/teaching`` holds twelve hand-written teaching programs (classes, closures,
+generators, exceptions, recursion), evaluation only as well.
 
 With ``--what-if`` every trajectory is a what-if one (training/data/what_if.py): forward actions
 to a stop, a ``set:NAME=EXPR`` item that edits a local there, then actions over the edited run.
@@ -118,11 +120,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="generator: its held-out split (--n programs); corpus: held-out files of real code "
                              "(--n programs); gallery: examples/*.py")
     parser.add_argument("--per-program", type=int, default=10, help="trajectories per gallery program")
+    parser.add_argument("--folder", type=Path, default=None,
+                        help="with --source gallery: another folder of programs with # call: headers "
+                             "(e.g. fixtures/eval/teaching, hand-written teaching programs)")
     args = parser.parse_args(argv)
     if args.source == "gallery":
         # several trajectories of each program, each with its own draw (k below is the item index)
         programs: list[Any] = [
-            GalleryProgram(f"{p.program_id}:{j}", p.source, p.call) for p in gallery_programs() for j in range(args.per_program)
+            GalleryProgram(f"{p.program_id}:{j}", p.source, p.call)
+            for p in gallery_programs(args.folder or EXAMPLES)
+            for j in range(args.per_program)
         ]
     elif args.source == "corpus":
         programs = corpus_programs(args.seed, args.n)
