@@ -1,7 +1,8 @@
 // Honest scores: a button that would do nothing is disabled (no step forward at the end, no step
 // back at the entry, nothing but Restart after a program that could not start), its key does
-// nothing either, and nothing is scored there; scores belong to one run of one program. A
-// mismatch of the locals names the variable, predicted against real.
+// nothing either, and nothing is scored there; neither are the entry and the exit, which any
+// answer of the right kind matches; scores belong to one run of one program. A mismatch of the
+// locals names the variable, predicted against real.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { LOAD_TIMEOUT, button, idle, pasteCode, press, setCode, status } from './helpers.mjs';
@@ -67,6 +68,9 @@ describe('honest scores', () => {
     await press(page, 'Step back');
     assert.match(await status(page).textContent(), /^At the entry/);
     await predicted();
+    // The step back to the entry is shown, not scored.
+    await prediction().locator('[data-unscored]').waitFor({ timeout: PREDICT_TIMEOUT });
+    assert.deepEqual(await scores(), {});
     await disabled(BACKWARD);
     await disabled([...FORWARD, 'Restart'], false);
     await keysDoNothing(['Control+F11', 'Control+F10', 'Control+Shift+F11']);
@@ -78,7 +82,9 @@ describe('honest scores', () => {
     await predicted();
     await disabled(FORWARD);
     await disabled([...BACKWARD, 'Restart'], false);
-    assert.deepEqual(Object.keys(await scores()).sort(), ['Continue', 'Step back']);
+    // Nor is the end of the program.
+    assert.equal(await prediction().locator('[data-unscored]').count(), 1);
+    assert.deepEqual(await scores(), {});
     await keysDoNothing(['F11', 'F10', 'Shift+F11', 'F5']);
   });
 
@@ -88,7 +94,17 @@ describe('honest scores', () => {
     await press(page, 'Step into');
     await predicted();
     assert.deepEqual(Object.keys(await scores()), ['Step into']);
-    assert.match(await prediction().locator('table.scores caption').textContent(), /this run of total\(\[3, 1, 4, 1, 5\]\).*starts again on Restart or a new program/);
+    assert.equal(await prediction().locator('[data-unscored]').count(), 0);
+    assert.match(await prediction().locator('table.scores caption').textContent(), /this run of total\(\[3, 1, 4, 1, 5\]\).*Starts again on Restart or a new program/s);
+    // One table: every action's exact states and lines out of the same steps, and their total.
+    await press(page, 'Step over');
+    await predicted();
+    const rows = await prediction()
+      .locator('table.scores tr[data-kind]')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent.trim().split(' ')[0])));
+    assert.equal(rows.length, 3, JSON.stringify(rows));
+    for (const [exact, line] of rows) assert.equal(exact.split('/')[1], line.split('/')[1], `the same total for exact and line: ${JSON.stringify(rows)}`);
+    assert.equal(rows[2][0].split('/')[1], '2');
   });
 
   it('leaves only Restart after a program that could not start, and scores nothing', async () => {

@@ -44,7 +44,7 @@ async function rawText(page) {
 }
 
 async function modelFacts(page) {
-  const dds = await region(page, 'Model').locator('dd[data-key]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-key'), e.textContent.trim()]));
+  const dds = await region(page, 'Model').locator('[data-key]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-key'), e.textContent.trim()]));
   return Object.fromEntries(dds);
 }
 

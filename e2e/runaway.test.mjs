@@ -27,13 +27,21 @@ describe('runaway programs', () => {
     assert.ok(took > 9_000 && took < 20_000, `stopped after ${took} ms`);
     assert.match(await status(page).textContent(), /time limit/);
     await press(page, 'Continue');
-    assert.match(await status(page).textContent(), /^Stopped: the program ran past the time limit/);
+    assert.match(await status(page).textContent(), /^The run was cut off at event \d+ in <module>, line 2 \(the time limit of 8 s\)\. It may still finish: raise the limit\./);
+    assert.equal(await status(page).getByRole('button', { name: 'Raise the limit to 16 s' }).count(), 1);
   });
 
-  it('replaces the engine when Python cannot be interrupted, and then works again', async () => {
+  it('replaces the engine when Python cannot be interrupted, forgets the old scores, and then works again', async () => {
+    // A score of the run before, which the restart must take away.
+    await page.getByLabel('Example').selectOption({ label: 'A for loop that sums' });
+    await idle(page);
+    await page.locator('main[data-model="ready"]').waitFor({ timeout: LOAD_TIMEOUT });
+    await press(page, 'Step into');
+    await page.locator('table.scores').waitFor({ timeout: LOAD_TIMEOUT });
     await runModule('x = sum(range(10**12))\n');
     assert.match(await status(page).textContent(), /Python engine was restarted/);
     await page.locator('main[data-engine="ready"]').waitFor({ timeout: LOAD_TIMEOUT });
+    assert.equal(await page.locator('table.scores').count(), 0);
     await page.getByLabel('Example').selectOption({ label: 'A for loop that sums' });
     await idle(page);
     assert.match(await status(page).textContent(), /^call of total \(line 1\)/);

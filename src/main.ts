@@ -1,10 +1,11 @@
 import './ui/prestart';
 import { mount } from 'svelte';
 import App from './ui/App.svelte';
-import { browserLink, browserNeural } from './ui/browser';
+import { browserEmbedded, browserLink, browserNeural, browserPrefs } from './ui/browser';
 import { storesContext } from './ui/context';
 import { EXAMPLES } from './ui/examples';
 import { Neural } from './ui/neural.svelte';
+import { Prefs } from './ui/prefs.svelte';
 import { Pwa } from './ui/pwa.svelte';
 import { Session } from './ui/session.svelte';
 
@@ -18,14 +19,17 @@ void import('./ui/monaco');
 const pwa = new Pwa();
 pwa.start();
 const session = new Session({ examples: EXAMPLES, link: browserLink() });
-const neural = new Neural(browserNeural());
+const embedded = browserEmbedded();
+// An embed is its author's example: the app's own preferences are not read there, nor written.
+const prefs = new Prefs(embedded ? null : browserPrefs());
+const neural = new Neural(browserNeural(), prefs);
 session.debug.onEvent = (ev) => neural.onDebugger(ev);
 void session.start();
 // On few cores the model is built once Python's start is light (measured: a cold Python start
 // shared with the model's took 1.5–2.5 s longer on 2 cores); its files still download at once.
 const fewCores = (navigator.hardwareConcurrency ?? 2) <= 4;
 void neural.start((call) => session.debug.checkCall(call), fewCores ? session.debug.heavyStartDone() : undefined);
-const stores = { session, neural, pwa };
+const stores = { session, neural, pwa, prefs, embedded };
 // index.html shows a static skeleton of the page until the app is mounted in its place.
 target.textContent = '';
 export default mount(App, { target, context: storesContext(stores) });

@@ -25,6 +25,11 @@ export interface TraceEvent {
   exc_tb_none?: boolean;
   /** A return event of a frame that an exception is leaving. */
   raising?: boolean;
+  /** A return event of a generator (or coroutine) suspended at a yield (an await), not ended:
+   * Python's words for it. pdb stops at it as at any return. */
+  yield?: boolean;
+  /** A call event of a generator (or coroutine) frame resumed after a yield (an await). */
+  resume?: boolean;
   /** What-if: assignments made in the frame at this stop (its `locals` are after them). */
   edits?: EditMark[];
   /** At a line event of a breakpoint with a condition: whether it held (true when it raised). */

@@ -110,7 +110,9 @@ export class EngineClient {
   /** Records a program; rejects with EngineError when the engine fails or must be restarted. */
   async record(source: string, call: string, options: RecordOptions = {}): Promise<Recording> {
     await this.readyPromise;
-    const answer = await this.request(this.interruptAfterMs, (id) => ({ type: 'record', id, source, call, options }));
+    // A run given a longer time limit (the user raised it) is interrupted only after it.
+    const limitMs = options.timeLimit !== undefined ? (options.timeLimit + 2) * 1000 : 0;
+    const answer = await this.request(Math.max(this.interruptAfterMs, limitMs), (id) => ({ type: 'record', id, source, call, options }));
     if (answer.type !== 'recorded') throw new EngineError(`The Python engine answered ${answer.type} to a recording.`, 'engine');
     return answer.recording;
   }

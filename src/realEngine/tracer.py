@@ -14,7 +14,9 @@ line) and ``watch`` (expressions evaluated in the frame at every event).
 from __future__ import annotations
 
 import builtins
+import io
 import json
+import opcode
 import reprlib
 import sys
 import time
@@ -53,6 +55,30 @@ def _no_input(prompt: object = "") -> str:
     raise InputNotAvailable(
         "input() is not available in ndb: pass values as arguments through the Call field"
     )
+
+
+def _reading_input(stdin: io.StringIO) -> Any:
+    """input() over the text a run was given (``stdin``, one line per call), echoed as a terminal
+    shows it: the prompt, then the line read. Past the last line it raises EOFError, as Python
+    does at the end of its input."""
+
+    def read_input(prompt: object = "") -> str:
+        out = sys.stdout
+        if prompt != "":
+            out.write(str(prompt))
+        line = stdin.readline()
+        if line == "":
+            raise EOFError("EOF when reading a line")
+        text = line[:-1] if line.endswith("\n") else line
+        out.write(text + "\n")
+        return text
+
+    return read_input
+
+
+# A generator (or coroutine) suspended at a yield (or an await) reports a return event whose
+# frame stands at this instruction; a real return stands at RETURN_VALUE.
+_YIELD_VALUE = opcode.opmap.get("YIELD_VALUE", -1)
 
 
 class _Capture:
@@ -299,6 +325,8 @@ class Recorder:
         self.codes: list[dict[str, Any]] = []
         self.code_ids: dict[int, int] = {}
         self.unwinding: set[int] = set()
+        # Frames that had a call event: another call of one of them is a generator resumed.
+        self.called: set[int] = set()
         self.stdout = _Capture()
         self.started = time.monotonic()
         # len() of the locals cut by the last _locals() call (see _cut_size).
@@ -382,9 +410,12 @@ class Recorder:
     def _record(self, frame: types.FrameType, event: str, arg: Any) -> None:
         fid = self._frame_id(frame)
         parent = self._user_parent(frame)
+        resumed = False
         if event == "call":
             self.depth_of[fid] = 0 if parent is None else self.depth_of.get(self._frame_id(parent), -1) + 1
             self.unwinding.discard(fid)
+            resumed = fid in self.called
+            self.called.add(fid)
         back = frame.f_back
         record: dict[str, Any] = {
             "event": event,
@@ -398,6 +429,8 @@ class Recorder:
             "out": self.stdout.size,
         }
         sizes = self.cut_sizes
+        if resumed:
+            record["resume"] = True
         if event == "line":
             self.unwinding.discard(fid)
             condition = self.conditions.get(frame.f_lineno)
@@ -420,6 +453,8 @@ class Recorder:
                 value_size = _cut_size(arg, record["value"])
                 if value_size is not None:
                     record["value_size"] = value_size
+                if _suspended(frame):
+                    record["yield"] = True
         edits = self.edits.get(len(self.events))
         if edits:
             record["edits"] = [self._apply_edit(frame, *edit) for edit in edits]
@@ -462,6 +497,19 @@ class Recorder:
             if ev["frame"] == fid and ev["event"] == "exception":
                 return ev["value"]
         return "None"
+
+
+def _suspended(frame: types.FrameType) -> bool:
+    """Whether a return event is a generator or coroutine suspended at a yield or an await (it
+    is called again when resumed), not a return that ends it. Labelling only: bdb and the
+    navigator stop at both alike."""
+    code = frame.f_code
+    if not code.co_flags & GENERATOR_FLAGS:
+        return False
+    try:
+        return code.co_code[frame.f_lasti] == _YIELD_VALUE
+    except (IndexError, ValueError):
+        return False
 
 
 def _describe(exc: BaseException) -> str:
@@ -531,12 +579,15 @@ def record(
     edits: list[dict[str, Any]] | None = None,
     conditions: dict[str, str] | None = None,
     watch: list[str] | None = None,
+    stdin: str | None = None,
 ) -> dict[str, Any]:
     """Run ``source`` (and then ``call``, an expression such as ``f([3, 1, 2])``, if given) under the
     tracer. Never raises for problems of the user's program: they end up in ``exit``.
 
     ``edits``: ``[{"at": i, "name": n, "expr": e}]`` assigns ``n = e`` in the frame of the i-th
-    recorded event before recording it; ``conditions``: ``{line: expr}``; ``watch``: ``[expr]``."""
+    recorded event before recording it; ``conditions``: ``{line: expr}``; ``watch``: ``[expr]``.
+    ``stdin``: the program's input, one line per ``input()`` call (echoed into stdout, EOFError past
+    the end); None: ``input()`` is refused with a message (the CLI's and training's default)."""
     result: dict[str, Any] = {
         "source": source,
         "call": call or "",
@@ -572,9 +623,14 @@ def record(
 
     namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
     recorder = Recorder(max_events, max_repr, time_limit, *what_if)
-    saved_stdout, saved_input = sys.stdout, builtins.input
+    saved_stdout, saved_stdin, saved_input = sys.stdout, sys.stdin, builtins.input
     sys.stdout = recorder.stdout
-    builtins.input = _no_input
+    if stdin is None:
+        builtins.input = _no_input
+    else:
+        reader = io.StringIO(stdin)
+        sys.stdin = reader
+        builtins.input = _reading_input(reader)
     ndb_sandbox.enter()  # from here on the program's own code runs
     try:
         if call_code is not None:
@@ -611,6 +667,7 @@ def record(
         sys.settrace(None)
         ndb_sandbox.exit()
         sys.stdout = saved_stdout
+        sys.stdin = saved_stdin
         builtins.input = saved_input
     if call_code is not None and not recorder.events and result["exit"]["status"] == "exception":
         result["exit"]["message"] = "The call raised before any of your code ran: " + result["exit"]["message"]

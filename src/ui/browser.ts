@@ -2,7 +2,9 @@
 // `window` and `navigator`. main.ts builds the stores with these; tests give their own.
 
 import type { LinkEnvironment } from './linkSync.svelte';
+import { isEmbed } from './embed';
 import type { NeuralEnvironment } from './neural.svelte';
+import type { PrefsStorage } from './prefs.svelte';
 
 /** The tab's own last link (sessionStorage lives as long as the tab, reloads included). */
 const OWN_HASH = 'ndb-own-hash';
@@ -14,6 +16,7 @@ export function browserLink(): LinkEnvironment {
     onHashChange: (listener) => window.addEventListener('hashchange', listener),
     href: () => location.href,
     copy: (text) => navigator.clipboard.writeText(text),
+    embedded: isEmbed(location.search),
     ownHash: {
       get: () => {
         try {
@@ -40,5 +43,31 @@ export function browserNeural(): NeuralEnvironment {
     baseUrl: new URL(import.meta.env.BASE_URL, location.href).href,
     requestAdapter: async () => (gpu ? gpu.requestAdapter() : null),
     hasWebGpu: gpu !== undefined,
+  };
+}
+
+/** The page is an embed in a course page (`?embed`): a compact layout that runs its link at once. */
+export function browserEmbedded(): boolean {
+  return isEmbed(location.search);
+}
+
+/** Preferences that survive a reload (localStorage of the app's origin). */
+export function browserPrefs(): PrefsStorage {
+  const KEY = 'ndb-prefs';
+  return {
+    read: () => {
+      try {
+        return localStorage.getItem(KEY);
+      } catch {
+        return null; // storage blocked: the defaults
+      }
+    },
+    write: (text) => {
+      try {
+        localStorage.setItem(KEY, text);
+      } catch {
+        // storage blocked or full: forgotten on reload
+      }
+    },
   };
 }

@@ -7,6 +7,9 @@ import type { Command } from './debugger.svelte';
 export interface CommandSpec {
   /** The button's accessible name. */
   label: string;
+  /** A short visible label where room is scarce (an embed's one-row toolbar); the accessible
+   * name stays `label`. */
+  short: string;
   command: Command;
   /** A key as KeyboardEvent.key, with Shift and Ctrl when set. */
   key?: string;
@@ -22,14 +25,14 @@ export interface CommandSpec {
 // Forward keys are VS Code's. Going back is Ctrl with the key of the forward move it undoes:
 // Ctrl+F11 undoes Step into, Ctrl+F10 Step over, Ctrl+Shift+F11 Step out (back to the call).
 export const COMMANDS: readonly CommandSpec[] = [
-  { label: 'Step into', command: { kind: 'step_into' }, key: 'F11', keyLabel: 'F11', icon: '↓', help: 'Go to the very next event, into calls', group: 'forward' },
-  { label: 'Step over', command: { kind: 'step_over' }, key: 'F10', keyLabel: 'F10', icon: '↷', help: 'Go to the next line of this function, over calls', group: 'forward' },
-  { label: 'Step out', command: { kind: 'step_return' }, key: 'F11', shift: true, keyLabel: 'Shift+F11', icon: '↑', help: 'Run until this function returns', group: 'forward' },
-  { label: 'Continue', command: { kind: 'continue' }, key: 'F5', keyLabel: 'F5', icon: '▶', help: 'Run to the next breakpoint, or to the end', group: 'forward' },
-  { label: 'Step back', command: { kind: 'inv_step_into' }, key: 'F11', ctrl: true, keyLabel: 'Ctrl+F11', icon: '↶', help: 'Go back one event', group: 'backward' },
-  { label: 'Step back over', command: { kind: 'inv_step_over' }, key: 'F10', ctrl: true, keyLabel: 'Ctrl+F10', icon: '⤺', help: 'Go back to the previous line of this function, over calls', group: 'backward' },
-  { label: 'Back to call', command: { kind: 'inv_step_call' }, key: 'F11', ctrl: true, shift: true, keyLabel: 'Ctrl+Shift+F11', icon: '⇤', help: 'Go back to where this function was called: with which arguments?', group: 'backward' },
-  { label: 'Restart', command: { kind: 'restart' }, icon: '⟲', help: 'Run the program again from the start', group: 'run' },
+  { label: 'Step into', short: 'Into', command: { kind: 'step_into' }, key: 'F11', keyLabel: 'F11', icon: '↓', help: 'Go to the very next event, into calls', group: 'forward' },
+  { label: 'Step over', short: 'Over', command: { kind: 'step_over' }, key: 'F10', keyLabel: 'F10', icon: '↷', help: 'Go to the next line of this function, over calls', group: 'forward' },
+  { label: 'Step out', short: 'Out', command: { kind: 'step_return' }, key: 'F11', shift: true, keyLabel: 'Shift+F11', icon: '↑', help: 'Run until this function returns', group: 'forward' },
+  { label: 'Continue', short: 'Continue', command: { kind: 'continue' }, key: 'F5', keyLabel: 'F5', icon: '▶', help: 'Run to the next breakpoint, or to the end', group: 'forward' },
+  { label: 'Step back', short: 'Back', command: { kind: 'inv_step_into' }, key: 'F11', ctrl: true, keyLabel: 'Ctrl+F11', icon: '↶', help: 'Go back one event', group: 'backward' },
+  { label: 'Step back over', short: 'Back over', command: { kind: 'inv_step_over' }, key: 'F10', ctrl: true, keyLabel: 'Ctrl+F10', icon: '⤺', help: 'Go back to the previous line of this function, over calls', group: 'backward' },
+  { label: 'Back to call', short: 'To call', command: { kind: 'inv_step_call' }, key: 'F11', ctrl: true, shift: true, keyLabel: 'Ctrl+Shift+F11', icon: '⇤', help: 'Go back to where this function was called: with which arguments?', group: 'backward' },
+  { label: 'Restart', short: 'Restart', command: { kind: 'restart' }, icon: '⟲', help: 'Run the program again from the start', group: 'run' },
 ];
 
 /** The command a key press asks for, if any. */

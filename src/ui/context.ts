@@ -3,6 +3,7 @@
 
 import { getContext, setContext } from 'svelte';
 import type { Neural } from './neural.svelte';
+import type { Prefs } from './prefs.svelte';
 import type { Pwa } from './pwa.svelte';
 import type { Session } from './session.svelte';
 
@@ -10,6 +11,10 @@ export interface Stores {
   session: Session;
   neural: Neural;
   pwa: Pwa;
+  /** What a reload keeps: mode, Predict first, folded panels. */
+  prefs: Prefs;
+  /** The page is embedded in a course page (`?embed`). */
+  embedded: boolean;
 }
 
 const KEY: unique symbol = Symbol('ndb.stores');

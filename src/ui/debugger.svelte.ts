@@ -5,12 +5,13 @@
 import { isInverse, type Action } from '../core/actions';
 import { DebugSession } from '../core/debugSession';
 import type { BreakCondition } from '../core/navigator';
-import { changedLocals, stackAt, stateAt, type DebugState, type StackFrame } from '../core/state';
+import { changedLocals, eventState, stackAt, stateAt, type DebugState, type EventState, type StackFrame } from '../core/state';
 import type { Position, Recording, WatchValue } from '../core/trace';
 import { tracebackOf, type TracebackEntry } from '../core/traceback';
 import { EditError, type Edit } from '../core/whatIf';
 import { EngineClient, EngineError, type EngineInfo, type EngineStage, type EvaluationResult, type RecordOptions } from '../realEngine/client';
 import type { Program } from './program.svelte';
+import { cutOffOf, DEFAULT_LIMITS, raisedLimits, type CutOff, type RunLimits } from './runEnd';
 
 /** What a toolbar button does: a debugger action, or re-running the program. */
 export type Command = Action | { kind: 'restart' };
@@ -39,7 +40,8 @@ export type RealEngine = Pick<EngineClient, 'ready' | 'record' | 'evaluate'> & P
  * `onStage` as a worker's start goes on. */
 export type ConnectEngine = (onReady: (info: EngineInfo) => void, onStage: (stage: EngineStage) => void) => RealEngine;
 
-export const RECORD_OPTIONS = { maxEvents: 10_000, maxRepr: 1_000, timeLimit: 8 } as const;
+/** What every run gets beyond its limits (runEnd.ts: DEFAULT_LIMITS, raised by the user). */
+export const RECORD_OPTIONS = { maxEvents: DEFAULT_LIMITS.maxEvents, maxRepr: 1_000, timeLimit: DEFAULT_LIMITS.timeLimit } as const;
 
 /** What the debugger reports after each move. */
 export type DebuggerEvent =
@@ -88,10 +90,15 @@ export class Debugger {
   position = $state<Position>(0);
   /** The edits the current recording was made with. */
   edits = $state.raw<readonly Edit[]>([]);
+  /** The limits the next run gets ("Raise the limit" raises them, up to LIMIT_CEILING). */
+  limits = $state.raw<RunLimits>(DEFAULT_LIMITS);
+  /** The limits the current recording was made with. */
+  recordedLimits = $state.raw<RunLimits>(DEFAULT_LIMITS);
   /** The previous stop in the same frame: what "changed" values are compared with. */
   private compareWith = $state<Position>(-2);
   private recordedSource = $state<string | null>(null);
   private recordedCall = $state<string | null>(null);
+  private recordedInput = $state<string | null>(null);
   /** The watch expressions the current recording was made with (event.watch follows them). */
   private recordedWatch = $state.raw<string[]>([]);
   /** The program (code and call) whose run was stopped by restarting Python: it runs again only
@@ -117,12 +124,44 @@ export class Debugger {
     this.program = program;
   }
 
-  /** The code or the call changed since the recording (or there is none). */
+  /** The code, the call or the input changed since the recording (or there is none). */
   readonly dirty = $derived.by(
-    () => this.recording === null || this.program.source !== this.recordedSource || this.program.call !== this.recordedCall,
+    () =>
+      this.recording === null ||
+      this.program.source !== this.recordedSource ||
+      this.program.call !== this.recordedCall ||
+      this.program.input !== this.recordedInput,
   );
   readonly state = $derived<DebugState | null>(this.recording ? stateAt(this.recording, this.position) : null);
-  readonly stack = $derived<StackFrame[]>(this.recording ? stackAt(this.recording, this.position) : []);
+
+  /** A run stopped by a limit, not by its own end (null: it ended, or there is none). */
+  readonly cutOff = $derived<CutOff | null>(this.recording ? cutOffOf(this.recording) : null);
+
+  /** At the exit of a run that was cut off: the last state it reached (its frame and locals), which
+   * the panels show; null elsewhere. */
+  readonly lastReached = $derived.by<EventState | null>(() => {
+    const rec = this.recording;
+    const last = this.cutOff?.last;
+    if (!rec || !last || this.position < rec.events.length) return null;
+    return eventState(rec, last);
+  });
+
+  /** The frames at the stop: none once the program has ended (it finished, or an exception ended
+   * it); the frames it was in when a limit cut it off. */
+  readonly stack = $derived.by<StackFrame[]>(() => {
+    const rec = this.recording;
+    if (!rec) return [];
+    if (this.position >= rec.events.length && !this.cutOff) return [];
+    return stackAt(rec, this.position);
+  });
+
+  /** The limits "Raise the limit" would give the run shown (null: it was not cut off by a limit,
+   * the user stopped it, or the limit is at its ceiling). */
+  readonly raisable = $derived.by<RunLimits | null>(() => {
+    const cut = this.cutOff;
+    if (!cut || cut.byUser || this.dirty) return null;
+    return raisedLimits(this.recordedLimits, cut.status);
+  });
   readonly changed = $derived<Set<string>>(
     this.recording ? changedLocals(this.recording, this.position, this.compareWith) : new Set(),
   );
@@ -151,6 +190,10 @@ export class Debugger {
     if (exit.status === 'error' && exit.line !== undefined) return { line: exit.line, column: 1, message, kind: 'exception' };
     const raisedAt = this.traceback[this.traceback.length - 1];
     if (exit.status === 'exception' && raisedAt) return { line: raisedAt.line, column: 1, message, kind: 'exception' };
+    // A RecursionError can stop the tracer itself before it records the exception: the line the
+    // deepest call had reached is where it was raised.
+    const last = this.recording?.events.at(-1);
+    if (exit.status === 'exception' && last && last.line > 0) return { line: last.line, column: 1, message, kind: 'exception' };
     return null;
   });
 
@@ -291,6 +334,8 @@ export class Debugger {
     if (!client) return false;
     const source = this.program.source;
     const call = this.program.call;
+    const input = this.program.input;
+    const limits = this.limits;
     this.busy = true;
     this.error = null;
     this.stopRequested = false;
@@ -301,6 +346,8 @@ export class Debugger {
       if (!wanted()) return false;
       this.recordedSource = source;
       this.recordedCall = call;
+      this.recordedInput = input;
+      this.recordedLimits = limits;
       this.recordedWatch = watch;
       const conditions = new Map<number, BreakCondition>();
       for (const [line, c] of Object.entries(this.program.conditions)) conditions.set(Number(line), c);
@@ -324,6 +371,18 @@ export class Debugger {
     } finally {
       this.busy = false;
     }
+  }
+
+  /** "Raise the limit": runs the program again with the limit that cut it off raised (up to its
+   * ceiling); at the exit it goes to the new run's end, as Continue had. False when it cannot. */
+  async raiseLimit(): Promise<boolean> {
+    const next = this.raisable;
+    if (!next || this.busy || this.engine !== 'ready') return false;
+    const atExit = this.recording !== null && this.position >= this.recording.events.length;
+    this.limits = next;
+    if (!(await this.record())) return false;
+    if (atExit && this.recording) this.jump(this.recording.events.length);
+    return true;
   }
 
   /** Forgets the recording (a link shows other code). */
@@ -463,7 +522,12 @@ export class Debugger {
   /** Runs the recorded program with another call (Guess inputs), leaving the debugger as it is. */
   async checkCall(call: string): Promise<Recording> {
     if (!this.client) throw new Error('the Python engine is not loaded');
-    return this.client.record(this.recordedSource ?? this.program.source, call, { ...RECORD_OPTIONS, maxEvents: 20_000, timeLimit: 5 });
+    return this.client.record(this.recordedSource ?? this.program.source, call, {
+      ...RECORD_OPTIONS,
+      maxEvents: 20_000,
+      timeLimit: 5,
+      stdin: this.recordedInput ?? this.program.input,
+    });
   }
 
   /** A run the user stopped (Python interrupted) ends as a timeout: say who stopped it. */
@@ -491,16 +555,28 @@ export class Debugger {
     const client = this.client;
     if (!client) throw new EngineError('The Python engine is not loaded.', 'engine');
     const { options, watch } = this.recordOptions(edits);
-    const rec = await client.record(this.recordedSource ?? this.program.source, this.recordedCall ?? this.program.call, options);
+    const rec = await client.record(this.recordedSource ?? this.program.source, this.recordedCall ?? this.program.call, {
+      ...options,
+      ...this.recordedLimits,
+      stdin: this.recordedInput ?? this.program.input,
+    });
     if (rec.exit.status !== 'edit_error') this.recordedWatch = watch;
     return rec;
   }
 
-  /** What every run gets: the limits, the edits, the breakpoint conditions and the watch
-   * expressions that parse (event.watch follows their order). */
+  /** What every run gets: the limits, the input, the edits, the breakpoint conditions and the
+   * watch expressions that parse (event.watch follows their order). */
   private recordOptions(edits: readonly Edit[]): { options: RecordOptions; watch: string[] } {
     const watch = this.program.runnableWatches;
-    return { options: { ...RECORD_OPTIONS, edits, conditions: this.program.runnableConditions, watch }, watch };
+    const options: RecordOptions = {
+      ...RECORD_OPTIONS,
+      ...this.limits,
+      stdin: this.program.input,
+      edits,
+      conditions: this.program.runnableConditions,
+      watch,
+    };
+    return { options, watch };
   }
 
   private moveTo(pos: Position): void {

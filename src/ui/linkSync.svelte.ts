@@ -9,6 +9,7 @@
 
 import type { Position } from '../core/trace';
 import type { Edit } from '../core/whatIf';
+import { embedSnippet, fullAppUrl } from './embed';
 import { decodeHash, encodeHash, type SharedState } from './shareLink';
 
 /** The address bar and the clipboard (the browser's, or a test's). */
@@ -25,6 +26,9 @@ export interface LinkEnvironment {
   /** The hash this tab last wrote, kept across a reload of the tab: opening it again shows the
    * user's own code, which runs without asking. */
   ownHash?: { get(): string | null; set(hash: string): void };
+  /** The page is an embed in a course page (`?embed`): its link is the author's example and runs
+   * at once (debugged code is sandboxed; README, "What debugged code can do"). */
+  embedded?: boolean;
 }
 
 /** The recording a restore made: the link's edits and position are applied to it, unless another
@@ -61,6 +65,8 @@ export class LinkSync {
   sharedPending = $state(false);
   /** A transient note next to the Share button. */
   shareNote = $state('');
+  /** The embed code, shown for copying by hand when the clipboard refused it (null: hidden). */
+  embedFallback = $state<string | null>(null);
 
   /** Counts the links loaded: a restore made for an older one stops at its next await. */
   private loadSeq = 0;
@@ -117,7 +123,7 @@ export class LinkSync {
     // the link adds Python of its own (conditions, watches, edits).
     const addsPython = Object.keys(shared.conditions).length + shared.watches.length + shared.edits.length > 0;
     const own = this.env.ownHash?.get() === hash;
-    this.sharedPending = !own && (!example || addsPython);
+    this.sharedPending = !this.env.embedded && !own && (!example || addsPython);
     if (!this.sharedPending && this.host.engineReady) void this.restore();
     return true;
   }
@@ -176,6 +182,32 @@ export class LinkSync {
     } catch {
       this.shareNote = 'Copy the link from the address bar';
     }
+    this.fadeNote();
+  }
+
+  /** Copies an <iframe> snippet of this session for a course page (embed.ts); when the clipboard
+   * refuses, the snippet is shown to copy by hand. */
+  async copyEmbed(): Promise<void> {
+    this.shareNote = '';
+    await this.write();
+    const snippet = embedSnippet(this.env.href());
+    try {
+      await this.env.copy(snippet);
+      this.embedFallback = null;
+      this.shareNote = 'Embed code copied';
+    } catch {
+      this.embedFallback = snippet;
+      this.shareNote = 'Copy the embed code below';
+    }
+    this.fadeNote();
+  }
+
+  /** The full app on this session's link (an embed's "Open in ndb"). */
+  fullAppHref(): string {
+    return fullAppUrl(this.env.href());
+  }
+
+  private fadeNote(): void {
     const note = this.shareNote;
     setTimeout(() => {
       if (this.shareNote === note) this.shareNote = '';

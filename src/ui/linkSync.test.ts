@@ -11,7 +11,7 @@ import { decodeHash, encodeHash, type SharedState } from './shareLink';
 const EXAMPLE = 'def total(xs):\n    return sum(xs)\n';
 
 function shared(source: string, extra: Partial<SharedState> = {}): SharedState {
-  return { source, call: source === EXAMPLE ? 'total([1])' : 'f()', breakpoints: [], position: 0, conditions: {}, watches: [], edits: [], ...extra };
+  return { source, call: source === EXAMPLE ? 'total([1])' : 'f()', input: '', breakpoints: [], position: 0, conditions: {}, watches: [], edits: [], ...extra };
 }
 
 interface Deferred<T> {
@@ -29,6 +29,7 @@ function deferred<T>(): Deferred<T> {
 class FakeAddressBar implements LinkEnvironment {
   current = '';
   ownHash?: LinkEnvironment['ownHash'];
+  embedded = false;
   written: string[] = [];
   copied: string[] = [];
   copyFails = false;
@@ -345,5 +346,33 @@ describe("the tab's own link", () => {
     expect(written.length).toBe(1);
     expect(written[0]).toBe(bar.current);
     expect(await decodeHash(written[0]!)).toMatchObject({ source: 'print(2)\n' });
+  });
+});
+
+describe('embedded in a course page', () => {
+  it('runs the linked code at once, without asking', async () => {
+    const hash = await encodeHash(shared('def f():\n    pass\n', { watches: ['1 + 1'] }));
+    const { bar, host, link } = setup(hash);
+    bar.embedded = true;
+    expect(await link.start()).toBe(true);
+    expect(link.sharedPending).toBe(false);
+    await settle();
+    expect(host.log).toEqual(['show def f', 'check', 'record def f']);
+  });
+
+  it('copies an iframe of the current link, or shows it when the clipboard refuses', async () => {
+    const { bar, host, link } = setup();
+    await link.start();
+    host.state = shared('print(3)\n', { input: 'a\nb\n' });
+    await link.copyEmbed();
+    expect(bar.copied).toHaveLength(1);
+    const src = /src="([^"]+)"/.exec(bar.copied[0]!)?.[1]?.replace(/&amp;/g, '&') ?? '';
+    expect(src).toMatch(/^https:\/\/ndb\.test\/\?embed=1#code=/);
+    expect(await decodeHash(new URL(src).hash)).toMatchObject({ source: 'print(3)\n', input: 'a\nb\n' });
+    expect(link.shareNote).toBe('Embed code copied');
+    expect(link.embedFallback).toBeNull();
+    bar.copyFails = true;
+    await link.copyEmbed();
+    expect(link.embedFallback).toMatch(/^<iframe src=/);
   });
 });

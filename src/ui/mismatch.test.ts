@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { compareStates } from '../core/compare';
 import { parseState, type ParseResult } from '../core/format';
 import type { DebugState } from '../core/state';
-import { explainMismatch, localsDiff, shorten } from './mismatch';
+import { explainMismatch, localsDiff, shorten, unreadableDetail } from './mismatch';
 
 const real: DebugState = { event: 'line', line: 4, function: 'f', depth: 0, locals: { xs: '[1, 2]', s: '3', n: '2' }, stdout: '' };
 
@@ -41,11 +41,21 @@ describe('explainMismatch', () => {
     expect(explain(p, real, true)).toEqual([]);
   });
 
-  it('shows what the model wrote when it is not a state, shortened', () => {
+  it('says in plain words when the answer is not a state, and keeps the text for the details', () => {
     const text = `<|line_sep|>x${'y'.repeat(300)}`;
-    const [line] = explain(parseState(text), real, false, text);
-    expect(line).toMatch(/^The model wrote something that is not a state \(.+\): “<\|line_sep\|>xy+…”$/);
-    expect(line!.length).toBeLessThan(260);
+    const state = parseState(text);
+    expect(explain(state, real, false, text)).toEqual(["The model's answer was not a program state."]);
+    const detail = unreadableDetail({ state, text });
+    expect(detail).toMatch(/^Not a state \(.+\): “<\|line_sep\|>xy+…”$/);
+    expect(detail!.length).toBeLessThan(260);
+    expect(unreadableDetail({ state: parseState('<|exit_normal|>'), text: '<|exit_normal|>' })).toBeNull();
+  });
+
+  it('names how a program ends in words, not status names', () => {
+    const end: DebugState = { event: 'exit', status: 'budget', stdout: '' };
+    const said = explain(parseState('<|exit_normal|>'), end);
+    expect(said).toEqual(['The program ends here: a limit cuts it off; the model said it finishes.']);
+    expect(said.join(' ')).not.toMatch(/budget|normal/);
   });
 });
 

@@ -1,6 +1,7 @@
 // Why a prediction differs from the real state, in sentences that name what is wrong: which
 // variable (predicted against real, missing, made up), which line, which value, the direction of
-// a step, or what the model wrote when it was not a state at all.
+// a step, or that the model's answer was not a state at all. Plain words for pupils: the format's
+// tokens and the parser's reasons are for the details (unreadableDetail).
 
 import { diffLocals, explainLocals, type LocalsDiff, type StateComparison } from '../core/compare';
 import { capValue, type ParseResult } from '../core/format';
@@ -22,6 +23,25 @@ export function shorten(text: string, max = 120): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
+/** How a program ended, in words (the format's exit kinds and the tracer's statuses). */
+export function endWords(status: string): string {
+  switch (status) {
+    case 'normal':
+      return 'it finishes';
+    case 'exception':
+      return 'an uncaught exception ends it';
+    case 'budget':
+    case 'timeout':
+      return 'a limit cuts it off';
+    case 'syntax_error':
+    case 'call_error':
+    case 'error':
+      return 'it cannot start';
+    default:
+      return 'it ends';
+  }
+}
+
 function eventName(s: { event: string; raising?: boolean }): string {
   if (s.event === 'return' && s.raising) return 'a return by an exception';
   if (s.event === 'entry') return 'the entry';
@@ -41,7 +61,7 @@ export function localsDiff(p: Explained): LocalsDiff | null {
 /** One sentence per wrong field, in the table's order; empty when the prediction matches. */
 export function explainMismatch(p: Explained): string[] {
   const s = p.state;
-  if ('unparseable' in s) return [`The model wrote something that is not a state (${shorten(s.unparseable, 80)}): “${shorten(p.text)}”`];
+  if ('unparseable' in s) return ["The model's answer was not a program state."];
   const f = p.comparison.fields;
   const out: string[] = [];
   const real = p.real;
@@ -67,7 +87,7 @@ export function explainMismatch(p: Explained): string[] {
     if (real.event === 'entry') {
       out.push('The model gave a value where there is none.');
     } else if (real.event === 'exit') {
-      out.push(`The program ended ${real.status === 'normal' ? 'normally' : `with status ${real.status}`}; the model said ${s.event === 'exit' ? s.status : 'it goes on'}.`);
+      out.push(`The program ends here: ${endWords(real.status)}; the model said ${s.event === 'exit' ? endWords(s.status) : 'it goes on'}.`);
     } else {
       const want = capValue(real.value ?? '');
       const got = s.event === 'entry' || s.event === 'exit' ? undefined : s.value;
@@ -77,4 +97,11 @@ export function explainMismatch(p: Explained): string[] {
     }
   }
   return out;
+}
+
+/** For the details toggle: why the parser refused the model's text, and the text itself
+ * (shortened); null when the prediction was a state. */
+export function unreadableDetail(p: Pick<Explained, 'state' | 'text'>): string | null {
+  if (!('unparseable' in p.state)) return null;
+  return `Not a state (${shorten(p.state.unparseable, 80)}): “${shorten(p.text)}”`;
 }

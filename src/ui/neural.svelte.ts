@@ -13,6 +13,10 @@ import type { ModelDtype } from '../neuralEngine/modelConfig';
 import { ModelClient, ModelError, type Backend, type ModelInfo, type PredictionResult } from '../neuralEngine/modelClient';
 import type { DebuggerEvent } from './debugger.svelte';
 import { modelTurnedOff } from './modelQuery';
+import { NO_GUESSES, revealOf, tallyGuess, type GuessScore, type LearnerGuess, type Reveal } from './predictFirst';
+import type { Prefs } from './prefs.svelte';
+
+export type { GuessScore, LearnerGuess, Reveal };
 
 export type Mode = 'compare' | 'neural' | 'real';
 
@@ -35,18 +39,9 @@ export interface ShownPrediction {
   prefillTokens: number;
   /** How sure the model was of the state and each field. */
   confidence?: Confidence;
-}
-
-export interface LearnerGuess {
-  line: string | number | null;
-  value: string;
-}
-
-export interface Reveal {
-  action: Action;
-  learner: { line: number | null; value: string; lineOk: boolean; valueOk: boolean | null };
-  model: { line: number | null; lineOk: boolean; valueOk: boolean | null } | null;
-  truth: { line: number | null; value: string };
+  /** Counted in the scores: not when the real state is the entry or the exit, which any answer
+   * of the right kind matches (a step back to the entry, the end of the program). */
+  scored: boolean;
 }
 
 export interface Candidate {
@@ -87,25 +82,6 @@ function queryOptions(query: string): { backend: Backend | 'auto'; model: string
   };
 }
 
-/** The real value a learner's "value" guess is checked against. */
-function valueMatches(real: DebugState, guess: string): boolean | null {
-  const g = guess.trim();
-  if (!g || real.event === 'entry' || real.event === 'exit') return null;
-  const named = /^([A-Za-z_]\w*)\s*=\s*(.+)$/.exec(g);
-  if (named) return real.locals[named[1]!] === named[2]!.trim();
-  if (real.value !== undefined && real.value === g) return true;
-  return Object.values(real.locals).includes(g);
-}
-
-function realValueText(real: DebugState): string {
-  if (real.event === 'entry') return '';
-  if (real.event === 'exit') return real.value ?? '';
-  if (real.value !== undefined) return real.value;
-  return Object.entries(real.locals)
-    .map(([k, v]) => `${k} = ${v}`)
-    .join(', ');
-}
-
 export class Neural {
   status = $state<'loading' | 'ready' | 'failed' | 'off'>('loading');
   progress = $state<{ loaded: number; total: number; file: string } | null>(null);
@@ -132,8 +108,10 @@ export class Neural {
   predictFirst = $state(false);
   guess = $state<LearnerGuess>({ line: '', value: '' });
   reveal = $state.raw<Reveal | null>(null);
-  learnerScore = $state({ n: 0, line: 0, value: 0 });
-  modelScore = $state({ n: 0, line: 0, value: 0 });
+  learnerScore = $state<GuessScore>(NO_GUESSES);
+  modelScore = $state<GuessScore>(NO_GUESSES);
+  /** The last forward action taken in this run: what Enter in the guess fields takes next. */
+  lastForward = $state<Action>({ kind: 'step_into' });
 
   candidates = $state<Candidate[]>([]);
   guessing = $state(false);
@@ -147,6 +125,7 @@ export class Neural {
   private position: Position = 0;
   private breakpoints: number[] = [];
   private readonly env: NeuralEnvironment;
+  private readonly prefs: Prefs | null;
   private readonly options: ReturnType<typeof queryOptions>;
   private stats = new EvalStats();
   private checkCall: CheckCall | null = null;
@@ -154,9 +133,13 @@ export class Neural {
    * for an older history is dropped. */
   private history = 0;
 
-  constructor(env: NeuralEnvironment) {
+  constructor(env: NeuralEnvironment, prefs: Prefs | null = null) {
     this.env = env;
+    this.prefs = prefs;
     this.options = queryOptions(env.query);
+    // A reload keeps the teaching mode; the model's modes wait until it has loaded (load()).
+    this.predictFirst = prefs?.predictFirst ?? false;
+    if (prefs?.mode === 'real') this.mode = 'real';
   }
 
   readonly tokensPerS = $derived(this.totalMs > 0 ? (1000 * this.totalTokens) / this.totalMs : 0);
@@ -226,6 +209,7 @@ export class Neural {
 
   setMode(mode: Mode): void {
     if (mode === this.mode) return;
+    this.prefs?.setMode(mode);
     this.mode = mode;
     this.prediction = null;
     this.history++;
@@ -236,6 +220,7 @@ export class Neural {
 
   setPredictFirst(on: boolean): void {
     this.predictFirst = on;
+    this.prefs?.setPredictFirst(on);
     this.reveal = null;
   }
 
@@ -273,6 +258,8 @@ export class Neural {
       this.note = info.note ?? null;
       this.status = 'ready';
       this.progress = null;
+      const saved = this.prefs?.mode;
+      if (saved && saved !== 'real' && this.mode !== 'real') this.mode = saved;
       if (performance.getEntriesByName('ndb:model-ready').length === 0) performance.mark('ndb:model-ready');
       if (this.recording) await this.begin();
     } catch (err) {
@@ -287,10 +274,12 @@ export class Neural {
   /** The debugger's report of what it did. */
   onDebugger(ev: DebuggerEvent): void {
     if (ev.kind === 'cleared') {
+      // No recording (the engine was restarted, a link shows other code): the old run's scores go.
       this.history++;
       this.predicting = false;
       this.recording = null;
       this.prediction = null;
+      this.resetScores(null);
       return;
     }
     if (ev.kind === 'rerecorded') {
@@ -325,13 +314,14 @@ export class Neural {
 
   /** Scores belong to one run of one program: a new recording (a new program, Restart, a link)
    * starts them again. What-if edits keep them: they go on from a stop of the same run. */
-  private resetScores(rec: Recording): void {
+  private resetScores(rec: Recording | null): void {
     this.stats = new EvalStats();
     this.scores = [];
-    this.scoredRun = rec.call.trim() !== '' ? rec.call.trim() : 'the module';
-    this.learnerScore = { n: 0, line: 0, value: 0 };
-    this.modelScore = { n: 0, line: 0, value: 0 };
+    this.scoredRun = rec === null ? '' : rec.call.trim() !== '' ? rec.call.trim() : 'the module';
+    this.learnerScore = NO_GUESSES;
+    this.modelScore = NO_GUESSES;
     this.reveal = null;
+    this.lastForward = { kind: 'step_into' };
   }
 
   private async begin(): Promise<void> {
@@ -366,6 +356,7 @@ export class Neural {
   private step(action: Action, _from: Position, to: Position): void {
     const client = this.client;
     const rec = this.recording!;
+    if (!isInverse(action)) this.lastForward = action;
     const guess = this.predictFirst ? { ...this.guess } : null;
     if (this.predictFirst) this.guess = { line: '', value: '' };
     this.candidates = [];
@@ -401,6 +392,7 @@ export class Neural {
   private show(p: PredictionResult, real: DebugState): void {
     const comparison = compareStates(real, p.state, isInverse(p.action) ? 'inverse' : 'forward');
     if (performance.getEntriesByName('ndb:first-prediction').length === 0) performance.mark('ndb:first-prediction');
+    const scored = real.event !== 'entry' && real.event !== 'exit';
     this.prediction = {
       action: p.action,
       state: p.state,
@@ -411,46 +403,23 @@ export class Neural {
       newTokens: p.newTokens,
       prefillTokens: p.prefillTokens,
       ...(p.confidence ? { confidence: p.confidence } : {}),
+      scored,
     };
-    this.stats.add(p.action, comparison);
-    this.scores = this.stats.perAction();
+    if (scored) {
+      this.stats.add(p.action, comparison);
+      this.scores = this.stats.perAction();
+    }
     this.totalTokens += p.newTokens;
     this.totalMs += p.ms;
     this.states++;
   }
 
   private revealWith(action: Action, guess: LearnerGuess, real: DebugState, model: ShownPrediction | null): void {
-    const truthLine = real.event === 'entry' || real.event === 'exit' ? null : real.line;
-    // bind:value on a number input gives a number (or null when empty).
-    const lineText = String(guess.line ?? '').trim();
-    const lineGuess = lineText === '' ? null : Number(lineText);
-    const learner = {
-      line: Number.isFinite(lineGuess) ? lineGuess : null,
-      value: String(guess.value ?? '').trim(),
-      lineOk: lineGuess !== null && lineGuess === truthLine,
-      valueOk: valueMatches(real, String(guess.value ?? '')),
-    };
-    let m: Reveal['model'] = null;
-    if (model) {
-      const s = model.state;
-      const line = 'unparseable' in s || s.event === 'exit' || s.event === 'entry' ? null : s.line;
-      const f = model.comparison.fields;
-      const valueOk = f.locals === undefined && f.value === undefined ? null : (f.locals ?? true) && (f.value ?? true);
-      m = { line, lineOk: line !== null && line === truthLine, valueOk };
-    }
-    this.reveal = { action, learner, model: m, truth: { line: truthLine, value: realValueText(real) } };
-    this.learnerScore = {
-      n: this.learnerScore.n + 1,
-      line: this.learnerScore.line + (learner.lineOk ? 1 : 0),
-      value: this.learnerScore.value + (learner.valueOk ? 1 : 0),
-    };
-    if (m) {
-      this.modelScore = {
-        n: this.modelScore.n + 1,
-        line: this.modelScore.line + (m.lineOk ? 1 : 0),
-        value: this.modelScore.value + (m.valueOk ? 1 : 0),
-      };
-    }
+    const reveal = revealOf(action, guess, real, model);
+    this.reveal = reveal;
+    if (!reveal.scored) return;
+    this.learnerScore = tallyGuess(this.learnerScore, reveal.learner, reveal.learner);
+    if (reveal.model) this.modelScore = tallyGuess(this.modelScore, reveal.learner, reveal.model);
   }
 
   /** At a return: sample k calls with the model, run each in Pyodide, mark those that return the

@@ -1,5 +1,5 @@
-// The program as the user edits it: the code, the call, the example it came from, the breakpoints
-// (with their conditions) and the watch expressions. No engine here: the debugger reads it when it
+// The program as the user edits it: the code, the call, the input its input() calls read, the
+// example it came from, the breakpoints (with their conditions) and the watch expressions. No engine here: the debugger reads it when it
 // records, the share link reads and writes it.
 
 import type { BreakCondition } from '../core/navigator';
@@ -15,6 +15,8 @@ export interface WatchItem {
 export class Program {
   source = $state('');
   call = $state('');
+  /** What input() reads: one line per call (the Input field). */
+  input = $state('');
   exampleId = $state('');
   breakpoints = $state<number[]>([]);
   /** Conditions and hit counts of breakpoints, by line. */
@@ -36,6 +38,7 @@ export class Program {
     this.exampleId = ex.id;
     this.source = ex.source;
     this.call = ex.call;
+    this.input = '';
     this.forgetLines();
     return true;
   }
@@ -66,6 +69,10 @@ export class Program {
 
   setCall(text: string): void {
     this.call = text;
+  }
+
+  setInput(text: string): void {
+    this.input = text;
   }
 
   /** Returns the lines whose conditions went with their breakpoint, or null when `line` holds no
@@ -119,6 +126,7 @@ export class Program {
   load(shared: SharedState): boolean {
     this.source = shared.source;
     this.call = shared.call;
+    this.input = shared.input;
     this.breakpoints = shared.breakpoints;
     this.conditions = shared.conditions;
     this.watches = shared.watches.map((expr) => ({ expr }));

@@ -55,7 +55,8 @@ export class Pwa {
       if (this.reloading) return;
       if (this.updateRequested) return this.reload('update');
       // First visit on a host without COOP/COEP: the worker now adds them; reload once to get them.
-      if (!this.isolated && !sessionStorage.getItem(RELOADED_KEY)) {
+      // A page in a frame (an embed in a course page) cannot be isolated by its own headers.
+      if (!this.isolated && window.self === window.top && !sessionStorage.getItem(RELOADED_KEY)) {
         sessionStorage.setItem(RELOADED_KEY, '1');
         return this.reload('isolation');
       }

@@ -25,7 +25,11 @@ export class Session {
   readonly whatIf: WhatIf;
   readonly link: LinkSync;
 
+  /** The page is an embed in a course page (`?embed`). */
+  readonly embedded: boolean;
+
   constructor(options: SessionOptions) {
+    this.embedded = options.link.embedded === true;
     this.program = new Program(options.examples);
     this.debug = new Debugger(this.program);
     this.whatIf = new WhatIf(this.program, this.debug);
@@ -63,6 +67,8 @@ export class Session {
     breakpoints: this.program.breakpoints,
     halted: this.debug.haltedBy,
     loadStage: this.debug.loadStage,
+    limits: this.debug.recordedLimits,
+    framed: this.embedded,
   }));
   readonly statusText = $derived(statusText(this.statusInput));
   readonly statusNote = $derived(statusNote(this.statusInput));
@@ -97,6 +103,19 @@ export class Session {
   setCall(text: string): void {
     this.program.setCall(text);
     this.link.schedule();
+  }
+
+  /** The Input field: what the program's input() calls read. */
+  setInput(text: string): void {
+    this.program.setInput(text);
+    this.link.schedule();
+  }
+
+  /** "Raise the limit" after a run was cut off: it runs again with more room. */
+  async raiseLimit(): Promise<void> {
+    if (!this.canAct) return;
+    this.hint = null;
+    await this.debug.raiseLimit();
   }
 
   toggleBreakpoint(line: number): void {
@@ -180,6 +199,7 @@ export class Session {
       snapshot: () => ({
         source: program.source,
         call: program.call,
+        input: program.input,
         breakpoints: [...program.breakpoints],
         position: debug.dirty ? 0 : debug.position,
         conditions: program.conditions,

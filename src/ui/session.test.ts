@@ -41,9 +41,13 @@ function recording(source: string, call: string): Recording {
 class StandInEngine implements RealEngine {
   readonly ready = Promise.resolve(INFO);
   runs: Array<{ source: string; options: RecordOptions }> = [];
+  /** Runs with fewer events allowed than this are cut off by the event budget. */
+  needsEvents = 0;
   async record(source: string, call: string, options: RecordOptions = {}): Promise<Recording> {
     this.runs.push({ source, options });
-    return recording(source, call);
+    const rec = recording(source, call);
+    if ((options.maxEvents ?? Infinity) < this.needsEvents) return { ...rec, exit: { status: 'budget', message: 'Stopped after 10000 events' } };
+    return rec;
   }
   async evaluate(expr: string): Promise<EvaluationResult> {
     return expr.includes('(') && !expr.includes(')') ? { error: "SyntaxError: '(' was never closed" } : { value: 'True' };
@@ -114,6 +118,7 @@ describe('Session', () => {
     const hash = await encodeHash({
       source: EXAMPLE.source,
       call: EXAMPLE.call,
+      input: '',
       breakpoints: [2],
       position: 2,
       conditions: { 2: { condition: 'len(xs' } },
@@ -128,5 +133,41 @@ describe('Session', () => {
     expect(session.whatIf.error).toMatch(/^Breakpoint conditions that are not Python expressions were dropped: line 2/);
     expect(session.debug.position).toBe(2);
     expect(session.debug.watchRows).toEqual([{ expr: 's', real: null }]);
+  });
+
+  it('gives the run the Input field, keeps it in the link, and runs again when it changes', async () => {
+    const { session, engine, bar } = await started();
+    expect(engine.runs[0]?.options.stdin).toBe('');
+    session.setInput('Ada\n36\n');
+    expect(session.debug.dirty).toBe(true);
+    expect(session.statusNote).toMatch(/changed: the next action runs the program again/);
+    await session.run({ kind: 'step_into' });
+    expect(engine.runs.at(-1)?.options.stdin).toBe('Ada\n36\n');
+    await waitFor(() => bar.current.includes('in='));
+    expect(await decodeHash(bar.current)).toMatchObject({ input: 'Ada\n36\n' });
+  });
+
+  it('says where a run was cut off, shows its last state, and raises the limit up to the ceiling', async () => {
+    const bar = new AddressBar();
+    const engine = new StandInEngine();
+    engine.needsEvents = 50_000;
+    const session = new Session({ examples: [EXAMPLE], link: bar });
+    await session.start((onReady) => {
+      onReady(INFO);
+      return engine;
+    });
+    await session.run({ kind: 'continue' });
+    expect(session.statusText).toBe('The run was cut off at event 4 in total, line 3 (the event budget of 10,000). It may still finish: raise the limit.');
+    expect(session.statusKind).toBe('stopped');
+    // The last state reached: its frame and locals, not "the program has ended".
+    expect(session.debug.stack.map((f) => f.function)).toEqual(['total']);
+    expect(session.debug.lastReached?.locals).toEqual({ xs: '[1, 2]', s: '3' });
+    expect(session.debug.raisable?.maxEvents).toBe(100_000);
+    await session.raiseLimit();
+    expect(engine.runs.at(-1)?.options.maxEvents).toBe(100_000);
+    // It finished this time, and the debugger stands at its end, as Continue had left it.
+    expect(session.statusText).toBe('Program finished: returned 3');
+    expect(session.debug.stack).toEqual([]);
+    expect(session.debug.raisable).toBeNull();
   });
 });

@@ -6,6 +6,7 @@ import { MAX_LINKED_EDITS, decodeHash, encodeHash, type SharedState } from './sh
 const state: SharedState = {
   source: 'def f(xs):\n    return sum(xs)  # ünïcode\n',
   call: 'f([1, 2])',
+  input: 'Ada\n36 & more=#\n',
   breakpoints: [5, 2],
   position: 3,
   conditions: { 2: { condition: 'xs[0] > 1', hitCount: 2 } },
@@ -24,10 +25,10 @@ describe('share links', () => {
     expect(await decodeHash(hash)).toEqual({ ...state, breakpoints: [2, 5] });
   });
 
-  it('leave conditions, watches and edits out when there are none', async () => {
-    const hash = await encodeHash({ ...state, conditions: {}, watches: [], edits: [] });
-    expect(hash).not.toMatch(/cond=|watch=|edit=/);
-    expect(await decodeHash(hash)).toMatchObject({ conditions: {}, watches: [], edits: [] });
+  it('leave the input, conditions, watches and edits out when there are none', async () => {
+    const hash = await encodeHash({ ...state, input: '', conditions: {}, watches: [], edits: [] });
+    expect(hash).not.toMatch(/in=|cond=|watch=|edit=/);
+    expect(await decodeHash(hash)).toMatchObject({ input: '', conditions: {}, watches: [], edits: [] });
   });
 
   it('keep the well-formed edits before the first malformed one', async () => {

@@ -1,4 +1,4 @@
-// The URL hash holds the whole session: the code (gzip + base64url), the call, the breakpoints
+// The URL hash holds the whole session: the code (gzip + base64url), the call, the input, the breakpoints
 // (with their conditions), the watch expressions, the what-if edits in force and the position, so
 // that a link reproduces what its sender saw.
 
@@ -8,6 +8,8 @@ import { isVariableName, type Edit } from '../core/whatIf';
 export interface SharedState {
   source: string;
   call: string;
+  /** What input() reads (the Input field). */
+  input: string;
   breakpoints: number[];
   position: number;
   /** Conditions and hit counts by breakpoint line. */
@@ -46,12 +48,13 @@ export async function decompressText(encoded: string): Promise<string> {
   return new TextDecoder().decode(await pipe(fromBase64Url(encoded), new DecompressionStream('gzip')));
 }
 
-/** `#code=…&call=…&bp=3,5&pos=12`, plus `cond={"5":{"condition":"i > 2"}}`, `watch=["total"]`
+/** `#code=…&call=…&bp=3,5&pos=12`, plus `in=…` (the input) when there is any, and `cond={"5":{"condition":"i > 2"}}`, `watch=["total"]`
  * and `edit=[{"at":7,"name":"n","expr":"10"}]` (JSON) when there are any. */
 export async function encodeHash(state: SharedState): Promise<string> {
   const params = new URLSearchParams();
   params.set('code', await compressText(state.source));
   params.set('call', state.call);
+  if (state.input !== '') params.set('in', state.input);
   if (state.breakpoints.length > 0) params.set('bp', [...state.breakpoints].sort((a, b) => a - b).join(','));
   params.set('pos', String(state.position));
   if (Object.keys(state.conditions).length > 0) params.set('cond', JSON.stringify(state.conditions));
@@ -80,6 +83,7 @@ export async function decodeHash(hash: string): Promise<SharedState | null> {
   return {
     source,
     call: params.get('call') ?? '',
+    input: params.get('in') ?? '',
     breakpoints: lines,
     position: Number.isInteger(pos) ? pos : 0,
     conditions: parseConditions(params.get('cond'), lines),

@@ -70,7 +70,7 @@ describe('statusNote', () => {
 
   it('warns that the next action runs again when the code changed', () => {
     expect(statusNote(at(rec, 1, { dirty: true, edits: [{ at: 1, name: 'n', expr: '4' }] }))).toBe(
-      'The code or the call changed: the next action runs the program again.',
+      'The code, the call or the input changed: the next action runs the program again.',
     );
     // Not while a run is in progress or a link waits.
     expect(statusNote(at(rec, 1, { dirty: true, busy: true }))).toBeNull();
@@ -79,7 +79,7 @@ describe('statusNote', () => {
 
   it('names a run cut short before the edits in force, and the edits before a condition that raised', () => {
     const cut = recording([event(1), event(2)], { status: 'budget', message: 'Stopped: the event budget is used up' });
-    expect(statusNote(at(cut, 1, { edits: [{ at: 0, name: 'n', expr: '4' }] }))).toMatch(/^This run was cut short: Stopped: the event budget/);
+    expect(statusNote(at(cut, 1, { edits: [{ at: 0, name: 'n', expr: '4' }] }))).toBe('This run was cut off at event 2 (the event budget): you can step through what was recorded.');
     // At the exit the status line says it already.
     expect(statusNote(at(cut, 2))).toBeNull();
     const raised = recording([event(1), event(2, { hit: true, hit_error: 'NameError' })]);
@@ -94,7 +94,9 @@ describe('statusNote', () => {
 });
 
 describe('statusKind', () => {
-  it('is an error for failures and abnormal ends, done at a normal end, else info', () => {
+  it('is an error for failures and abnormal ends, stopped for a run cut off, done at a normal end, else info', () => {
+    expect(statusKind(at(recording([event(1)], { status: 'budget' }), 1))).toBe('stopped');
+    expect(statusKind(at(recording([event(1)], { status: 'timeout' }), 1))).toBe('stopped');
     expect(statusKind(at(rec, 1))).toBe('info');
     expect(statusKind(at(rec, 3))).toBe('done');
     expect(statusKind(at(recording([], { status: 'exception', message: 'ZeroDivisionError' }), 0))).toBe('error');
@@ -118,5 +120,62 @@ describe('Python loading', () => {
     expect(statusText({ ...idle, engine: 'loading', loadStage: 'restoring' })).toBe('Loading Python (Pyodide): restoring the interpreter saved on your last visit…');
     expect(statusText({ ...idle, engine: 'loading', loadStage: 'starting' })).toMatch(/first visit takes longest/);
     expect(statusText({ ...idle, engine: 'loading', loadStage: null })).toBe('Loading Python (Pyodide)…');
+  });
+});
+
+describe("Python's words for generators", () => {
+  const gen = {
+    ...recording([
+      event(1, { event: 'call', function: 'countdown' }),
+      event(3, { event: 'return', function: 'countdown', value: '3', yield: true }),
+      event(3, { event: 'call', function: 'countdown', resume: true }),
+      event(2, { event: 'return', function: 'countdown', value: 'None' }),
+    ]),
+    source: 'def countdown(n):\n    while n > 0:\n        yield n\n',
+  };
+
+  it('says a generator yields and resumes, never that it returns at a yield', () => {
+    expect(statusText(at(gen, 0))).toBe('call of countdown (line 1)');
+    expect(statusText(at(gen, 1))).toBe('countdown yields 3 (line 3)');
+    expect(statusText(at(gen, 1))).not.toMatch(/return/);
+    expect(statusText(at(gen, 2))).toBe('countdown resumes after its yield (line 3)');
+    // The return that ends it is a return.
+    expect(statusText(at(gen, 3))).toBe('countdown returns None (line 2)');
+  });
+
+  it('says a coroutine awaits', () => {
+    const co = { ...gen, source: 'async def countdown(n):\n    pass\n    await sleep(n)\n' };
+    expect(statusText(at(co, 1))).toBe('countdown awaits, suspended (line 3)');
+    expect(statusText(at(co, 2))).toBe('countdown resumes after its await (line 3)');
+  });
+});
+
+describe('the end of a run', () => {
+  const loop = (n: number, locals: (i: number) => Record<string, string>) =>
+    Array.from({ length: n }, (_, i) => event(2 + (i % 2), { function: '<module>', locals: locals(i) }));
+
+  it('calls a run cut off by a limit cut off, where it was, and whether it may still finish', () => {
+    const counting = recording(loop(10_000, (i) => ({ i: String(i >> 1) })), { status: 'budget', message: 'Stopped after 10000 events' });
+    expect(statusText(at(counting, 10_000))).toBe(
+      'The run was cut off at event 10,000 in <module>, line 3 (the event budget of 10,000). It may still finish: raise the limit.',
+    );
+    const raised = statusText(at(counting, 10_000, { limits: { maxEvents: 100_000, timeLimit: 8 } }));
+    expect(raised).toMatch(/event budget of 100,000/);
+    const spinning = recording(loop(10_000, () => ({ i: '1' })), { status: 'budget' });
+    expect(statusText(at(spinning, 10_000))).toMatch(/Line 3 came back with the same values: this looks like an endless loop\.$/);
+    const slow = recording(loop(40, (i) => ({ i: String(i) })), { status: 'timeout', message: 'Stopped after 8 s (the time limit)' });
+    expect(statusText(at(slow, 40))).toMatch(/^The run was cut off at event 40 in <module>, line 3 \(the time limit of 8 s\)\. It may still finish/);
+    const stopped = recording(loop(3, (i) => ({ i: String(i) })), { status: 'timeout', message: 'Stopped as you asked' });
+    expect(statusText(at(stopped, 3))).toBe('Stopped as you asked, at event 3 in <module>, line 2.');
+    expect(statusNote(at(stopped, 0))).toBe('Stopped as you asked at event 3: you can step through what was recorded.');
+  });
+
+  it('says where input() reads from when it ran out, and how deep a recursion went', () => {
+    const eof = recording([event(1)], { status: 'exception', exc_type: 'EOFError', message: 'EOFError: EOF when reading a line' });
+    expect(statusText(at(eof, 1))).toBe(
+      'Program ended with an uncaught exception: EOFError: EOF when reading a line. input() found no more lines in the Input field (one line per input() call).',
+    );
+    const deep = recording([event(1, { depth: 0 }), event(2, { depth: 996, function: 'down' })], { status: 'exception', exc_type: 'RecursionError', message: 'RecursionError: maximum recursion depth exceeded' });
+    expect(statusText(at(deep, 2))).toMatch(/\(after 997 nested calls, the deepest of down at line 2\)$/);
   });
 });

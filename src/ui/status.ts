@@ -2,43 +2,58 @@
 // note beside it. Pure functions of a snapshot of the session.
 
 import type { DebugState } from '../core/state';
-import type { ExitInfo, Position, Recording } from '../core/trace';
+import type { Position, Recording, TraceEvent } from '../core/trace';
 import type { Edit } from '../core/whatIf';
 import type { EngineStage } from '../realEngine/client';
+import { count, cutOffOf, DEFAULT_LIMITS, describeCutOff, type RunLimits } from './runEnd';
 
-export function describeStop(rec: Recording, state: DebugState): string {
+export function describeStop(rec: Recording, state: DebugState, limits: RunLimits = DEFAULT_LIMITS): string {
   switch (state.event) {
     case 'entry':
       return 'At the entry: nothing has run yet. Press Step into to start.';
     case 'exit':
-      return describeExit(rec.exit, rec.call);
+      return describeExit(rec, limits);
     case 'call':
+      if (state.resumed) return `${state.function} resumes after its ${suspension(rec, state.line)} (line ${state.line})`;
       return state.function === '<module>' && state.line < 1
         ? 'start of the module'
         : `call of ${state.function} (line ${state.line})`;
     case 'line':
       return `line ${state.line} in ${state.function}`;
     case 'return':
-      return state.raising
-        ? `${state.function} is left by an exception at line ${state.line}: ${state.value ?? ''}`
-        : `${state.function} returns ${state.value ?? 'None'} (line ${state.line})`;
+      if (state.raising) return `${state.function} is left by an exception at line ${state.line}: ${state.value ?? ''}`;
+      if (state.yielded) {
+        return suspension(rec, state.line) === 'await'
+          ? `${state.function} awaits, suspended (line ${state.line})`
+          : `${state.function} yields ${state.value ?? 'None'} (line ${state.line})`;
+      }
+      return `${state.function} returns ${state.value ?? 'None'} (line ${state.line})`;
     case 'exception':
       return `exception at line ${state.line} in ${state.function}: ${state.value ?? ''}`;
   }
 }
 
-export function describeExit(exit: ExitInfo, call: string): string {
+/** What suspended a generator or coroutine at `line`: an await where the line says so (and does
+ * not yield), else a yield (`yield`, `yield from`). */
+export function suspension(rec: Recording, line: number): 'yield' | 'await' {
+  const text = rec.source.split('\n')[line - 1] ?? '';
+  return /\bawait\b/.test(text) && !/\byield\b/.test(text) ? 'await' : 'yield';
+}
+
+export function describeExit(rec: Recording, limits: RunLimits = DEFAULT_LIMITS): string {
+  const exit = rec.exit;
   switch (exit.status) {
     case 'normal':
-      return call.trim() !== '' && exit.value !== undefined
+      return rec.call.trim() !== '' && exit.value !== undefined
         ? `Program finished: returned ${exit.value}`
         : 'Program finished.';
     case 'exception':
-      return `Program ended with an uncaught exception: ${exit.message ?? exit.exc_type ?? 'unknown'}`;
+      return `Program ended with an uncaught exception: ${exit.message ?? exit.exc_type ?? 'unknown'}${exceptionHint(rec)}`;
     case 'budget':
-      return `${exit.message ?? 'Stopped: the event budget is used up'}. Check for an endless loop or recursion.`;
-    case 'timeout':
-      return `${exit.message ?? 'Stopped: the time limit was reached'}. Check for an endless loop.`;
+    case 'timeout': {
+      const cut = cutOffOf(rec);
+      return cut ? describeCutOff(cut, limits) : `Stopped: ${exit.message ?? 'a limit was reached'}.`;
+    }
     case 'syntax_error': {
       const where = exit.line !== undefined ? ` at line ${exit.line}${exit.column !== undefined ? `, column ${exit.column}` : ''}` : '';
       return `Syntax error${where}: ${exit.message ?? ''} Fix the code and press Restart.`;
@@ -52,13 +67,28 @@ export function describeExit(exit: ExitInfo, call: string): string {
   }
 }
 
+/** What a beginner needs beside some uncaught exceptions: where input() reads from, how deep a
+ * recursion went. */
+function exceptionHint(rec: Recording): string {
+  if (rec.exit.exc_type === 'EOFError' && /EOF when reading a line/.test(rec.exit.message ?? ''))
+    return '. input() found no more lines in the Input field (one line per input() call).';
+  if (rec.exit.exc_type === 'RecursionError') {
+    const deepest = rec.events.reduce<TraceEvent | null>((d, e) => (!d || e.depth > d.depth ? e : d), null);
+    if (deepest) return ` (after ${count(deepest.depth + 1)} nested calls, the deepest of ${deepest.function} at line ${deepest.line})`;
+  }
+  return '';
+}
+
 /** A warning shown while stepping through a run that did not end normally (null when it did). */
 export function abnormalEnd(rec: Recording): string | null {
   if (rec.events.length === 0) return null; // the exit message is all there is to see
   switch (rec.exit.status) {
     case 'budget':
-    case 'timeout':
-      return `This run was cut short: ${describeExit(rec.exit, rec.call)} You can step through what was recorded.`;
+    case 'timeout': {
+      const at = count(rec.events.length);
+      if (cutOffOf(rec)?.byUser) return `Stopped as you asked at event ${at}: you can step through what was recorded.`;
+      return `This run was cut off at event ${at} (${rec.exit.status === 'budget' ? 'the event budget' : 'the time limit'}): you can step through what was recorded.`;
+    }
     case 'exception':
       return `This run ends with an uncaught exception: ${rec.exit.message ?? ''}`;
     default:
@@ -89,6 +119,10 @@ export interface StatusInput {
   halted?: 'user' | 'limit' | null;
   /** How far Python's start has come, while it loads. */
   loadStage?: EngineStage | null;
+  /** The limits the recording was made with (default: DEFAULT_LIMITS). */
+  limits?: RunLimits;
+  /** The page is in a frame (an embed), which cannot be cross-origin isolated: not worth a note. */
+  framed?: boolean;
 }
 
 const STAGES: Record<EngineStage, string> = {
@@ -98,7 +132,8 @@ const STAGES: Record<EngineStage, string> = {
   tracer: 'Loading Python (Pyodide): loading the tracer…',
 };
 
-export type StatusKind = 'info' | 'error' | 'done';
+/** `stopped`: a run cut off by a limit (it did not end, and may still). */
+export type StatusKind = 'info' | 'error' | 'done' | 'stopped';
 
 /** The status line's main text. */
 export function statusText(s: StatusInput): string {
@@ -112,7 +147,7 @@ export function statusText(s: StatusInput): string {
   if (s.busy) return 'Running the program… (Stop ends it)';
   if (s.sharedPending) return 'Shared code is shown but has not run. Press "Run shared code" to run it.';
   if (!s.recording || !s.state) return 'Press Step into to start.';
-  return describeStop(s.recording, s.state);
+  return describeStop(s.recording, s.state, s.limits);
 }
 
 /** The note under it, most important first: a stale recording, a run cut short, the edits in
@@ -121,17 +156,20 @@ export function statusNote(s: StatusInput): string | null {
   // Without cross-origin isolation (a host without COOP/COEP and no service worker to add them)
   // there is no SharedArrayBuffer: no interrupt buffer, one thread for the model.
   const isolation =
-    s.interruptible === false
+    s.interruptible === false && !s.framed
       ? 'This page is not cross-origin isolated: a long computation is stopped by restarting Python, and the model runs on one thread.'
       : null;
   if (s.engine !== 'ready' || s.busy || s.sharedPending || !s.recording) return isolation;
-  if (s.dirty) return 'The code or the call changed: the next action runs the program again.';
+  if (s.dirty) return 'The code, the call or the input changed: the next action runs the program again.';
   return (s.position < s.recording.events.length ? abnormalEnd(s.recording) : null) ?? editsNote(s.edits) ?? conditionNote(s) ?? isolation;
 }
 
 export function statusKind(s: StatusInput): StatusKind {
   if (s.error || s.engine === 'failed') return 'error';
-  if (!s.busy && s.state?.event === 'exit') return s.state.status === 'normal' ? 'done' : 'error';
+  if (!s.busy && s.state?.event === 'exit') {
+    if (s.state.status === 'normal') return 'done';
+    return s.state.status === 'budget' || s.state.status === 'timeout' ? 'stopped' : 'error';
+  }
   return 'info';
 }
 

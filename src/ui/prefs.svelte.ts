@@ -1,0 +1,81 @@
+// What the page remembers across a reload, beside the share link (which holds the program): the
+// model's Mode, Predict first, and the panels folded away. Kept in the browser's storage for this
+// origin (browser.ts); a blocked storage just forgets.
+
+import type { Mode } from './neural.svelte';
+
+/** Where the preferences are kept (the browser's localStorage, or a test's). */
+export interface PrefsStorage {
+  read(): string | null;
+  write(text: string): void;
+}
+
+export interface PrefsData {
+  mode?: Mode;
+  predictFirst?: boolean;
+  /** Panels by name (`callstack`, `output`, …): true when folded away. */
+  folded?: Record<string, boolean>;
+}
+
+const MODES: readonly string[] = ['compare', 'neural', 'real'];
+
+/** Whatever the storage holds, only well-formed preferences are kept. */
+export function parsePrefs(text: string | null): PrefsData {
+  let raw: unknown;
+  try {
+    raw = text ? JSON.parse(text) : null;
+  } catch {
+    return {};
+  }
+  if (!raw || typeof raw !== 'object') return {};
+  const { mode, predictFirst, folded } = raw as Record<string, unknown>;
+  const out: PrefsData = {};
+  if (typeof mode === 'string' && MODES.includes(mode)) out.mode = mode as Mode;
+  if (typeof predictFirst === 'boolean') out.predictFirst = predictFirst;
+  if (folded && typeof folded === 'object') {
+    const f: Record<string, boolean> = {};
+    for (const [name, value] of Object.entries(folded as Record<string, unknown>)) if (typeof value === 'boolean') f[name] = value;
+    out.folded = f;
+  }
+  return out;
+}
+
+export class Prefs {
+  private data: PrefsData;
+  private readonly storage: PrefsStorage | null;
+
+  constructor(storage: PrefsStorage | null = null) {
+    this.storage = storage;
+    this.data = parsePrefs(storage?.read() ?? null);
+  }
+
+  get mode(): Mode | undefined {
+    return this.data.mode;
+  }
+
+  get predictFirst(): boolean | undefined {
+    return this.data.predictFirst;
+  }
+
+  /** Whether the panel `name` was folded away (undefined: the user never folded or unfolded it). */
+  folded(name: string): boolean | undefined {
+    return this.data.folded?.[name];
+  }
+
+  setMode(mode: Mode): void {
+    this.save({ ...this.data, mode });
+  }
+
+  setPredictFirst(on: boolean): void {
+    this.save({ ...this.data, predictFirst: on });
+  }
+
+  setFolded(name: string, folded: boolean): void {
+    this.save({ ...this.data, folded: { ...this.data.folded, [name]: folded } });
+  }
+
+  private save(data: PrefsData): void {
+    this.data = data;
+    this.storage?.write(JSON.stringify(data));
+  }
+}
