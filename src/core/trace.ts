@@ -19,6 +19,8 @@ export interface TraceEvent {
   locals: Record<string, string>;
   /** Length of the program's stdout when the event happened. */
   out: number;
+  /** Length of the program's stderr (warnings, logging) so far; absent while there is none. */
+  err?: number;
   /** repr of the returned value, or of the exception at exception events. */
   value?: string;
   exc_type?: string;
@@ -89,6 +91,8 @@ export interface Recording {
   program?: ProgramShape;
   stdout: string;
   stdout_truncated?: boolean;
+  /** What the program wrote to stderr (warnings, logging); absent when nothing. */
+  stderr?: string;
   exit: ExitInfo;
 }
 

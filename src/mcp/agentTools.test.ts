@@ -117,6 +117,29 @@ describe('ndb mcp: answers that stay small', () => {
     await mcp.ok('end_session', { session });
   });
 
+  it('keeps warnings and logging apart from stdout, and reads input() from stdin', async () => {
+    const code = [
+      'import logging, warnings',
+      '',
+      'def run():',
+      '    name = input("who? ")',
+      '    warnings.warn("old api")',
+      '    logging.warning("careful, %s", name)',
+      '    print("hello", name)',
+      '    return name',
+      '',
+    ].join('\n');
+    const session = (await mcp.ok('start_session', { code, call: 'run()', stdin: 'ada\n' })).session as string;
+    const end = (await mcp.ok('step', { session, action: 'step_return' })).state as Record<string, unknown>;
+    expect(end).toMatchObject({ event: 'return', value: "'ada'" });
+    expect(end.stdout).toMatch(/who\? ada\nhello ada/);
+    expect(end.stderr).toMatch(/UserWarning: old api[\s\S]*careful, ada/);
+    expect(end.stdout).not.toMatch(/careful/);
+    const errors = await mcp.ok('output', { session, stream: 'stderr', at_end: true });
+    expect(errors.text).toMatch(/careful, ada/);
+    await mcp.ok('end_session', { session });
+  });
+
   it('takes the limits an agent sets, within their ceilings', async () => {
     const code = 'def process(n):\n    total = 0\n    for i in range(n):\n        total += i\n    return total\n';
     const cut = (await mcp.ok('start_session', { code, call: 'process(6000)' })).session as string;

@@ -53,7 +53,7 @@ describe('ndb mcp', () => {
     const { tools } = await mcp.client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, Object.keys(t.inputSchema.properties ?? {}).sort()]));
     expect(byName).toEqual({
-      start_session: ['breakpoints', 'call', 'code', 'engine', 'max_events', 'path', 'timeout_s'],
+      start_session: ['breakpoints', 'call', 'code', 'engine', 'max_events', 'path', 'stdin', 'timeout_s'],
       step: ['action', 'session'],
       stack: ['session'],
       evaluate: ['expression', 'frame', 'session'],
@@ -61,7 +61,7 @@ describe('ndb mcp', () => {
       predict: ['action', 'session'],
       guess_inputs: ['k', 'session'],
       trace: ['from', 'function', 'limit', 'line', 'session'],
-      output: ['at_end', 'from', 'session'],
+      output: ['at_end', 'from', 'session', 'stream'],
       end_session: ['session'],
     });
     for (const t of tools) {

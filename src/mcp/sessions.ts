@@ -14,8 +14,9 @@ export class ToolError extends Error {}
 interface Held {
   live: LiveSession;
   usedAt: number;
-  /** The output (stdout) already returned to the client: states carry only what is new. */
+  /** The output already returned to the client, per stream: states carry only what is new. */
   outputSent: number;
+  errorsSent: number;
 }
 
 export class SessionRegistry {
@@ -54,7 +55,7 @@ export class SessionRegistry {
   add(live: LiveSession): string {
     this.reserve();
     const id = `s${this.nextId++}`;
-    this.sessions.set(id, { live, usedAt: this.now(), outputSent: 0 });
+    this.sessions.set(id, { live, usedAt: this.now(), outputSent: 0, errorsSent: 0 });
     return id;
   }
 
@@ -71,12 +72,13 @@ export class SessionRegistry {
 
   /** The output of the session's current stop not yet returned (marked returned now), and its
    * whole length. */
-  newOutput(id: string, stdout: string): { output: string; length: number } {
+  newOutput(id: string, text: string, stream: 'stdout' | 'stderr' = 'stdout'): { output: string; length: number } {
     const held = this.sessions.get(id);
-    if (!held) return { output: stdout, length: stdout.length };
-    const output = stdout.length > held.outputSent ? stdout.slice(held.outputSent) : '';
-    held.outputSent = stdout.length;
-    return { output, length: stdout.length };
+    if (!held) return { output: text, length: text.length };
+    const key = stream === 'stdout' ? 'outputSent' : 'errorsSent';
+    const output = text.length > held[key] ? text.slice(held[key]) : '';
+    held[key] = text.length;
+    return { output, length: text.length };
   }
 
   end(id: string): void {

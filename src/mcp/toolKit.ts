@@ -174,13 +174,29 @@ export function summarizeLines(lines: readonly number[]): string {
 
 /** A stop as the agent sees it: the state of the session's engine, with only the output written
  * since the last answer (`stdout`, cut to MAX_STATE_OUTPUT) and the whole output's length
- * (`stdout_length`): a long run's output is not repeated at every step. */
+ * (`stdout_length`): a long run's output is not repeated at every step. `stderr` (warnings,
+ * logging) likewise, once there is any. */
 export function presentState(deps: ToolDeps, id: string, live: LiveSession): Json {
   const state = structuredClone(live.cliState()) as Json;
   const stdout = 'stdout' in live.state ? live.state.stdout : '';
   for (const part of [state, state.real, state.neural]) if (part && typeof part === 'object') delete (part as Json).stdout;
+  const cut = (text: string) => (text.length > MAX_STATE_OUTPUT ? `${text.slice(0, MAX_STATE_OUTPUT)}… (cut: the output tool pages through it)` : text);
   const { output, length } = deps.registry.newOutput(id, stdout);
-  state.stdout = output.length > MAX_STATE_OUTPUT ? `${output.slice(0, MAX_STATE_OUTPUT)}… (cut: the output tool pages through it)` : output;
+  state.stdout = cut(output);
   state.stdout_length = length;
+  const errors = deps.registry.newOutput(id, stderrAt(live), 'stderr');
+  if (errors.length > 0) {
+    state.stderr = cut(errors.output);
+    state.stderr_length = errors.length;
+  }
   return state;
+}
+
+/** What the program wrote to stderr (warnings, logging) by the current stop. */
+export function stderrAt(live: LiveSession, atEnd = false): string {
+  const rec = live.recording;
+  const all = rec.stderr ?? '';
+  const pos = live.position;
+  if (atEnd || pos >= rec.events.length) return all;
+  return pos < 0 ? '' : all.slice(0, rec.events[pos]!.err ?? 0);
 }

@@ -328,6 +328,8 @@ class Recorder:
         # Frames that had a call event: another call of one of them is a generator resumed.
         self.called: set[int] = set()
         self.stdout = _Capture()
+        # warnings and logging's last-resort handler write to sys.stderr: kept apart from stdout
+        self.stderr = _Capture()
         self.started = time.monotonic()
         # len() of the locals cut by the last _locals() call (see _cut_size).
         self.cut_sizes: dict[str, int] = {}
@@ -428,6 +430,8 @@ class Recorder:
             "locals": self._safe_locals(frame),
             "out": self.stdout.size,
         }
+        if self.stderr.size:
+            record["err"] = self.stderr.size
         sizes = self.cut_sizes
         if resumed:
             record["resume"] = True
@@ -623,8 +627,9 @@ def record(
 
     namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
     recorder = Recorder(max_events, max_repr, time_limit, *what_if)
-    saved_stdout, saved_stdin, saved_input = sys.stdout, sys.stdin, builtins.input
+    saved_stdout, saved_stderr, saved_stdin, saved_input = sys.stdout, sys.stderr, sys.stdin, builtins.input
     sys.stdout = recorder.stdout
+    sys.stderr = recorder.stderr
     if stdin is None:
         builtins.input = _no_input
     else:
@@ -644,6 +649,8 @@ def record(
                 return result
             recorder.stdout = _Capture()
             sys.stdout = recorder.stdout
+            recorder.stderr = _Capture()
+            sys.stderr = recorder.stderr
         value: Any = None
         sys.settrace(recorder.trace)
         try:
@@ -667,6 +674,7 @@ def record(
         sys.settrace(None)
         ndb_sandbox.exit()
         sys.stdout = saved_stdout
+        sys.stderr = saved_stderr
         sys.stdin = saved_stdin
         builtins.input = saved_input
     if call_code is not None and not recorder.events and result["exit"]["status"] == "exception":
@@ -676,6 +684,8 @@ def record(
     result["stdout"] = recorder.stdout.getvalue()
     if recorder.stdout.truncated:
         result["stdout_truncated"] = True
+    if recorder.stderr.size:
+        result["stderr"] = recorder.stderr.getvalue()
     return result
 
 

@@ -40,7 +40,7 @@ export interface LiveOptions {
   model?: LiveModel;
   /** Names the program in a syntax error's message. */
   file?: string;
-  limits?: Partial<Pick<RecordOptions, 'maxEvents' | 'timeLimit' | 'maxRepr' | 'modules'>>;
+  limits?: Partial<Pick<RecordOptions, 'maxEvents' | 'timeLimit' | 'maxRepr' | 'modules' | 'stdin'>>;
 }
 
 /** A request the session cannot answer where it stands (the session is unchanged). */
@@ -84,7 +84,7 @@ export class LiveSession {
   /** Watch re-runs of the current recording, by expression. */
   private watched = new Map<string, Recording>();
   private watchedFor: Recording | null = null;
-  private readonly limits: Pick<RecordOptions, 'maxEvents' | 'timeLimit' | 'maxRepr' | 'modules'>;
+  private readonly limits: Pick<RecordOptions, 'maxEvents' | 'timeLimit' | 'maxRepr' | 'modules' | 'stdin'>;
 
   private constructor(
     private readonly host: PythonHost,

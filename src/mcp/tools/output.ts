@@ -2,7 +2,7 @@
 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { sessionArg, tool, type ToolDeps } from '../toolKit';
+import { sessionArg, stderrAt, tool, type ToolDeps } from '../toolKit';
 
 export const OUTPUT_PAGE = 20_000;
 
@@ -14,19 +14,21 @@ export function registerOutput(server: McpServer, deps: ToolDeps): void {
     {
       title: "The program's output",
       description:
-        `What the program printed (stdout) by the current stop, or by the end with at_end, in pages of at most ${OUTPUT_PAGE} characters ` +
-        'from `from` (default 0); next is where the next page starts (absent at the end), length the whole length.',
+        `What the program printed (stdout, or stderr: warnings and logging) by the current stop, or by the end with at_end, in pages ` +
+        `of at most ${OUTPUT_PAGE} characters from \`from\` (default 0); next is where the next page starts (absent at the end), length the whole length.`,
       inputSchema: {
         session: sessionArg,
         from: z.number().int().min(0).optional().describe('Character offset to start at (default 0)'),
         at_end: z.boolean().optional().describe('The output of the whole run instead of up to the current stop'),
+        stream: z.enum(['stdout', 'stderr']).optional().describe('stdout (default) or stderr'),
       },
       outputSchema: { text: z.string(), from: z.number(), length: z.number(), next: z.number().optional() },
       annotations: { title: 'Output', readOnlyHint: true, destructiveHint: false, openWorldHint: false },
     },
-    async (args: { session: string; from?: number; at_end?: boolean }) => {
+    async (args: { session: string; from?: number; at_end?: boolean; stream?: 'stdout' | 'stderr' }) => {
       const live = deps.registry.get(args.session);
-      const all = args.at_end ? live.recording.stdout : 'stdout' in live.state ? live.state.stdout : '';
+      const all =
+        args.stream === 'stderr' ? stderrAt(live, args.at_end) : args.at_end ? live.recording.stdout : 'stdout' in live.state ? live.state.stdout : '';
       const from = Math.min(args.from ?? 0, all.length);
       const text = all.slice(from, from + OUTPUT_PAGE);
       const end = from + text.length;

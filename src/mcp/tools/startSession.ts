@@ -39,6 +39,7 @@ export function registerStartSession(server: McpServer, deps: ToolDeps): void {
         engine: z.enum(ENGINES as [string, ...string[]]).optional().describe('real (default), neural or both'),
         max_events: z.number().int().min(100).max(MAX_EVENTS_CEILING).optional().describe(`Event budget (default ${LIVE_LIMITS.maxEvents})`),
         timeout_s: z.number().min(0.5).max(TIMEOUT_CEILING_S).optional().describe(`Time limit in seconds (default ${LIVE_LIMITS.timeLimit})`),
+        stdin: z.string().max(MAX_CODE_CHARS).optional().describe('What input() reads, one line per call (absent: input() is refused)'),
       },
       outputSchema: { session: z.string(), state: anyObject, breakpoints: z.array(z.object({ line: z.number(), verified: z.boolean(), message: z.string().optional() })) },
       annotations: { title: 'Start a debugging session', readOnlyHint: false, destructiveHint: false, openWorldHint: false },
@@ -51,6 +52,7 @@ export function registerStartSession(server: McpServer, deps: ToolDeps): void {
       engine?: string;
       max_events?: number;
       timeout_s?: number;
+      stdin?: string;
     }) => {
       if ((args.code === undefined) === (args.path === undefined)) throw new ToolError('give the program as code or as path (one of them)');
       deps.registry.reserve();
@@ -67,6 +69,7 @@ export function registerStartSession(server: McpServer, deps: ToolDeps): void {
         limits: {
           ...(args.max_events !== undefined ? { maxEvents: args.max_events } : {}),
           ...(args.timeout_s !== undefined ? { timeLimit: args.timeout_s } : {}),
+          ...(args.stdin !== undefined ? { stdin: args.stdin } : {}),
           ...(Object.keys(program.modules).length > 0 ? { modules: program.modules } : {}),
         },
         ...(model ? { model } : {}),
