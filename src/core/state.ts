@@ -122,14 +122,9 @@ export interface StackFrame {
 
 /** The call stack at a position, outermost frame first; each frame at its current line. */
 export function stackAt(rec: Recording, pos: Position): StackFrame[] {
-  const stack: StackFrame[] = [];
-  for (let j = 0; j <= pos && j < rec.events.length; j++) {
-    const e = rec.events[j]!;
-    if (e.depth < 0) continue;
-    stack.length = Math.min(stack.length, e.depth);
-    stack[e.depth] = { function: e.function, line: e.line, frame: e.frame };
-  }
-  return stack;
+  return frameEvents(rec, pos)
+    .reverse()
+    .map((f) => ({ function: f.function, line: f.line, frame: rec.events[f.event]!.frame }));
 }
 
 /** Names whose value differs from the previous stop in the same frame (new names included). */

@@ -6,7 +6,7 @@ import { STATE_TERMINATORS } from '../core/format';
 import type { Calibration, ChosenToken } from '../core/confidence';
 import type { StateConstraints } from '../core/stateConstraints';
 import { StatePrefixChecker, type StateLimits } from '../core/stateGuard';
-import type { CausalLM } from './causalLm';
+import type { CausalLM, GenerateResult } from './causalLm';
 import { ConstrainedDecoding } from './constrainedDecoding';
 import { IncrementalDecoder } from './incrementalDecoder';
 
@@ -105,12 +105,17 @@ export class StatePredictor {
       ...sampling,
       ...(checker ? { onToken } : {}),
     });
+    const stoppedBy: Completion['stoppedBy'] = refused !== undefined ? 'invalid' : out.stoppedBy === 'length' ? 'length' : 'stop';
+    return { ...this.result(ids, out, started, endedInText), ...(refused !== undefined ? { refused } : {}), stoppedBy };
+  }
+
+  /** The completion's text (up to a terminator the model spelt out in plain text, which ends the
+   * state as parseState reads it) and its counts. */
+  private result(ids: readonly number[], out: GenerateResult, started: number, cutAtTerminator: boolean): Omit<Completion, 'stoppedBy'> {
     const body = out.stoppedBy === 'stop' ? out.tokens.slice(0, -1) : out.tokens;
     let text = this.tokenizer.decode(body);
-    if (endedInText) text = text.slice(0, Math.min(...STATE_TERMINATORS.map((t) => (text.includes(t) ? text.indexOf(t) : text.length))));
-    const stoppedBy: Completion['stoppedBy'] = refused !== undefined ? 'invalid' : out.stoppedBy === 'length' ? 'length' : 'stop';
+    if (cutAtTerminator) text = text.slice(0, Math.min(...STATE_TERMINATORS.map((t) => (text.includes(t) ? text.indexOf(t) : text.length))));
     return {
-      ...(refused !== undefined ? { refused } : {}),
       text,
       ids: out.tokens,
       newTokens: out.tokens.length,
@@ -120,7 +125,6 @@ export class StatePredictor {
       prefillMs: out.prefillMs,
       decodeMs: out.decodeMs,
       decodeSteps: out.decodeSteps,
-      stoppedBy,
     };
   }
 
@@ -132,23 +136,10 @@ export class StatePredictor {
   ): Promise<Completion> {
     const decoding = new ConstrainedDecoding(this.tokenizer, checker, this.stopIds, { ...sampling, maxTokens: this.maxNewTokens });
     const out = await this.lm.generate(ids, { maxNewTokens: this.maxNewTokens, stopIds: this.stopIds, choose: decoding.choose });
-    const body = out.stoppedBy === 'stop' ? out.tokens.slice(0, -1) : out.tokens;
-    let text = this.tokenizer.decode(body);
-    // a terminator spelt out in plain text ends the state as parseState reads it
-    const cut = Math.min(...STATE_TERMINATORS.map((t) => (text.includes(t) ? text.indexOf(t) : text.length)));
-    text = text.slice(0, cut);
     const refused = decoding.refused ?? (out.stoppedBy === 'length' ? `longer than ${this.maxNewTokens} tokens` : undefined);
     return {
+      ...this.result(ids, out, started, true),
       ...(refused !== undefined ? { refused } : {}),
-      text,
-      ids: out.tokens,
-      newTokens: out.tokens.length,
-      prefillTokens: out.prefillTokens,
-      ms: this.now() - started,
-      promptTokens: ids.length,
-      prefillMs: out.prefillMs,
-      decodeMs: out.decodeMs,
-      decodeSteps: out.decodeSteps,
       stoppedBy: refused !== undefined ? (out.stoppedBy === 'length' ? 'length' : 'invalid') : 'stop',
       chosen: decoding.chosen,
       keys: [...decoding.keys],
