@@ -31,8 +31,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from training.build_dataset import TraceBackend, corpus_run_kept, make_program
-from training.data.generator import is_held_out
+from training.data.program_docs import corpus_run_kept
+from training.data.programs import is_held_out
+from training.data.recipe import Recipe
+from training.data.sources import draw_program
+from training.trace_backend import TraceBackend
 from training.data.trajectories import TrajectorySpec, sample_trajectory
 from training.data.what_if import draw_what_if
 
@@ -72,8 +75,9 @@ def gallery_programs(folder: Path = EXAMPLES) -> list[GalleryProgram]:
 
 def held_out_programs(seed: int, n: int, stdlib_share: float) -> list:
     out, seen, i = [], set(), 0
+    mix = Recipe(stdlib_share=stdlib_share)
     while len(out) < n and i < n * 400:
-        p = make_program(random.Random(f"eval:{seed}:{i}"), stdlib_share)
+        p = draw_program(random.Random(f"eval:{seed}:{i}"), mix)
         i += 1
         if p is not None and is_held_out(p.program_id) and p.program_id not in seen:
             seen.add(p.program_id)

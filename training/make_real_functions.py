@@ -18,7 +18,7 @@ import json
 import random
 from pathlib import Path
 
-from training.build_dataset import TraceBackend
+from training.trace_backend import TraceBackend
 from training.data import corpus
 
 MAX_EVENTS = 2000

@@ -5,11 +5,23 @@
 // {"id", "error"}. One Pyodide for the whole stream (it takes seconds to load).
 //   node training/pyodide_trace.mjs < programs.jsonl > recordings.jsonl
 import { createInterface } from 'node:readline';
+import { loadPyodide } from 'pyodide';
 import { register } from 'tsx/esm/api';
 
 register();
-const { loadNodeEngine } = await import('../src/realEngine/node.ts');
-const engine = await loadNodeEngine();
+const { engineSources } = await import('../src/realEngine/node.ts');
+const { RealEngine, sandboxJsGlobals } = await import('../src/realEngine/realEngine.ts');
+// As loadNodeEngine (src/realEngine/node.ts) loads it, with one difference: a fixed string hash
+// seed. Each Pyodide otherwise draws its own, so a set of strings shows its items in another order
+// in every tracer process, and a dataset could not be built again byte for byte from its recipe
+// (nor the live source draw the builder's documents).
+const pyodide = await loadPyodide({
+  env: { PYTHONHASHSEED: '0' },
+  jsglobals: sandboxJsGlobals(),
+  stdout: (line) => process.stderr.write(`${line}\n`),
+  stderr: (line) => process.stderr.write(`${line}\n`),
+});
+const engine = await RealEngine.create(pyodide, engineSources());
 const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
 for await (const line of lines) {
   if (!line.trim()) continue;

@@ -243,6 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", help="a folder of token shards (training.build_dataset)")
     parser.add_argument("--live", metavar="TOKENIZER_DIR",
                         help="instead of --data: draw trajectories on the fly from worker processes (Python >= 3.12)")
+    parser.add_argument("--recipe", type=Path, default=None,
+                        help="with --live: the recipe to draw (training/recipes/); default: the one the config's "
+                             "\"data\" names, if it names one, else the recipe defaults")
     parser.add_argument("--out", required=True)
     parser.add_argument("--resume", action="store_true", help="go on from OUT/checkpoint.pt (weights, optimizer, step)")
     parser.add_argument("--init", type=Path, default=None,
@@ -255,12 +258,23 @@ def main(argv: list[str] | None = None) -> int:
     config = load_config(args.config)
     if args.steps is not None:
         config["train"]["steps"] = args.steps
+    data = config.get("data", {})  # the recipes of the datasets a phase was trained on: reported, drawn by --live
+    recipes = [str(r) for r in data.get("recipes", [])] if isinstance(data, dict) else []
+    if recipes and int(os.environ.get("RANK", 0)) == 0:
+        print(f"data of this config: {', '.join(recipes)}", file=sys.stderr)
     if args.live:
         from training.data.live_source import LiveSourceError, live_source_from_args
+        from training.data.recipe import ROOT, Recipe
 
+        if args.recipe is None and len(recipes) > 1:
+            parser.error(f"the config names {len(recipes)} recipes: pick the one --live draws with --recipe")
+        path = args.recipe if args.recipe is not None else (ROOT / recipes[0] if recipes else None)
         try:
-            source: TokenSource = live_source_from_args(args.live)
-        except LiveSourceError as exc:
+            recipe = Recipe.load(path) if path is not None else None
+            if int(os.environ.get("RANK", 0)) == 0:
+                print(f"--live draws the recipe {path or '(defaults)'}", file=sys.stderr)
+            source: TokenSource = live_source_from_args(args.live, recipe)
+        except (LiveSourceError, RuntimeError, ValueError, OSError) as exc:  # RuntimeError: a missing corpus too
             parser.error(str(exc))
     elif args.data:
         # Each DDP rank draws its own batches.

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Iterable, Optional
 
+from .data.recipe import Recipe
 from .data.trajectories import trajectory_texts
 from .tokenizer import DEFAULT_MAX_LENGTH, DEFAULT_VOCAB_SIZE, NdbTokenizer, count_chunks, train_bpe
 
@@ -30,6 +31,25 @@ def read_recordings(paths: Iterable[Path]) -> list[dict]:
 
 
 FIXTURE_RECORDINGS = Path(__file__).resolve().parents[1] / "fixtures" / "data" / "generated_recordings.jsonl"
+
+# Tokenizers are trained on programs of a stream of their own, apart from any dataset's.
+TOKENIZER_SEED_OFFSET = 1_000_003
+
+
+def train_for_recipe(recipe: Recipe, out: Path, programs: int = 2000, samples: int = 20000) -> NdbTokenizer:
+    """The tokenizer a dataset builds when its recipe names none: trained on trajectories of
+    ``programs`` programs drawn with the recipe's shares, corpus left out (``Recipe.without_corpus``:
+    the tokenizers of the recipes before the corpus existed stay the same), from the seed's own
+    stream for tokenizers."""
+    from .data.sources import draw_programs
+    from .trace_backend import trace_programs
+
+    progs = draw_programs(recipe.seed + TOKENIZER_SEED_OFFSET, programs, recipe.without_corpus())
+    recs = [r for r, _ in trace_programs(progs, **recipe.tracer_limits()) if r is not None and r["events"]]
+    texts = list(trajectory_texts(recs, samples, recipe.seed))
+    tok = train_bpe(count_chunks(texts), recipe.vocab_size)
+    tok.save(out)
+    return tok
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -55,9 +75,10 @@ def main(argv: Optional[list[str]] = None) -> int:
         return 0
     recs = read_recordings(args.recordings or [FIXTURE_RECORDINGS])
     if args.programs:
-        from .build_dataset import make_programs, trace_programs
+        from .data.sources import draw_programs
+        from .trace_backend import trace_programs
 
-        progs = make_programs(args.seed + 1_000_003, args.programs, args.stdlib_share)
+        progs = draw_programs(args.seed + TOKENIZER_SEED_OFFSET, args.programs, Recipe(stdlib_share=args.stdlib_share))
         recs += [r for r, _ in trace_programs(progs) if r is not None]
     if not recs:
         print("no recordings", file=sys.stderr)

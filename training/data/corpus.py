@@ -63,7 +63,7 @@ from .corpus_tests import imported_names, stdlib_imports, test_calls, test_funct
 from .corpus_units import (MAX_LINES, MAX_LINES_LIBRARY, FileResolver, PackageResolver, Resolver, Unit, doctest_units,
                            is_test_file, script_unit, typed_calls, used_names)
 from .corpus_vary import vary_call, vary_script
-from .generator import Program, is_held_out, program_hash
+from .programs import Program, is_held_out, program_hash
 
 __all__ = ["ALLOWED_MODULES", "COLLECTIONS", "COLLECTION_KINDS", "FORBIDDEN_NAMES", "MAX_CALL_CHARS", "MAX_LINES",
            "MAX_LINES_LIBRARY", "CorpusMissing", "CorpusProgram", "Extraction", "Unit", "corpus_dir", "extract", "load",

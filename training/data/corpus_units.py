@@ -20,7 +20,7 @@ from typing import Any, Optional, Protocol
 from .corpus_checks import call_ok, called_root, import_allowed
 from .corpus_imports import Package, Resolved
 from .extract import free_names, module_defs, pick, program_source
-from .generator import is_held_out, program_hash
+from .programs import is_held_out, program_hash
 from .values import rand_int, rand_str, rand_word
 
 MAX_LINES = 120

@@ -15,7 +15,7 @@ import keyword
 import random
 from dataclasses import dataclass, field
 
-from .generator import G
+from .generator import ProgramRandom
 from .names import wide_name
 from .values import rand_int, rand_word, source_of
 
@@ -38,10 +38,11 @@ class Piece:
     module_share: float = 0.25  # how often the piece is written as module-level code
 
 
-class PG(G):
-    """``G`` with a share of wide names drawn per program: these programs name many things (a
-    class, its attributes and methods), and a fixed 35 % would make nearly every one odd-looking,
-    while some programs should read like textbook code and others use mostly unseen names."""
+class FamilyRandom(ProgramRandom):
+    """``ProgramRandom`` with a share of wide names drawn per program: these programs name many
+    things (a class, its attributes and methods), and a fixed 35 % would make nearly every one
+    odd-looking, while some programs should read like textbook code and others use mostly unseen
+    names."""
 
     def __init__(self, rng: random.Random) -> None:
         super().__init__(rng)
@@ -49,16 +50,16 @@ class PG(G):
         self.used |= RESERVED
 
 
-def new_g(rng: random.Random) -> PG:
-    return PG(rng)
+def new_g(rng: random.Random) -> FamilyRandom:
+    return FamilyRandom(rng)
 
 
 def camel(name: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in name.split("_") if part)
 
 
-def class_name(g: G, pool: list[str], suffix: str = "") -> str:
-    """A CamelCase name from ``pool`` or, as often as ``G`` draws wide names, from the wide pool."""
+def class_name(g: ProgramRandom, pool: list[str], suffix: str = "") -> str:
+    """A CamelCase name from ``pool`` or, as often as ``g`` draws wide names, from the wide pool."""
     if g.chance(getattr(g, "wide_share", 0.35) + 0.1):
         for _ in range(6):
             name = camel(wide_name(g.rng)) + suffix
@@ -71,20 +72,20 @@ def class_name(g: G, pool: list[str], suffix: str = "") -> str:
     return name
 
 
-def entry_name(g: G) -> str:
+def entry_name(g: ProgramRandom) -> str:
     return g.pick(ENTRY_NAMES) if g.chance(0.5) else g.func_name()
 
 
-def ints(g: G, lo: int, hi: int, n_lo: int = 2, n_hi: int = 6) -> list[int]:
+def ints(g: ProgramRandom, lo: int, hi: int, n_lo: int = 2, n_hi: int = 6) -> list[int]:
     return [g.rng.randint(lo, hi) for _ in range(g.rng.randint(n_lo, n_hi))]
 
 
-def some_ints(g: G, n_lo: int = 2, n_hi: int = 6) -> list[int]:
+def some_ints(g: ProgramRandom, n_lo: int = 2, n_hi: int = 6) -> list[int]:
     """Ints drawn like the generator's inputs (mostly small, some negative or large)."""
     return [rand_int(g.rng) for _ in range(g.rng.randint(n_lo, n_hi))]
 
 
-def words(g: G, n_lo: int = 2, n_hi: int = 5) -> list[str]:
+def words(g: ProgramRandom, n_lo: int = 2, n_hi: int = 5) -> list[str]:
     """Distinct words (a list of them may become a dict's keys)."""
     n = g.rng.randint(n_lo, n_hi)
     out: list[str] = []
@@ -97,7 +98,7 @@ def words(g: G, n_lo: int = 2, n_hi: int = 5) -> list[str]:
     return out
 
 
-def word(g: G) -> str:
+def word(g: ProgramRandom) -> str:
     w = rand_word(g.rng)
     return w or "x"
 
@@ -117,7 +118,7 @@ def method(name: str, params: list[str], body: list[str], decorator: str = "") -
     return indent(head + [f"def {name}({', '.join(params)}):", *indent(body)])
 
 
-def render(g: G, piece: Piece, module: bool) -> tuple[str, str, str]:
+def render(g: ProgramRandom, piece: Piece, module: bool) -> tuple[str, str, str]:
     """(source, call, entry) of ``piece``: module-level code when ``module``, else an entry
     function (or the piece's direct call)."""
     blocks = ["\n".join(b) for b in piece.defs]
@@ -157,6 +158,6 @@ def klass(name: str, methods: list[list[str]], base: str = "", attrs: list[str] 
     return [f"class {name}({base}):" if base else f"class {name}:", *(body or ["    pass"])]
 
 
-def maybe_print(g: G, p: float, *exprs: str) -> list[str]:
+def maybe_print(g: ProgramRandom, p: float, *exprs: str) -> list[str]:
     """Now and then a ``print`` of ``exprs``: output is part of what a program does."""
     return [f"print({', '.join(exprs)})"] if g.chance(p) else []

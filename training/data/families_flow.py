@@ -7,15 +7,15 @@ lambdas.
 from __future__ import annotations
 
 from .families_common import Piece, class_name, indent, ints, klass, lit, maybe_print, method, some_ints, word, words
-from .generator import G
+from .generator import ProgramRandom
 
 
-def fam_closure(g: G) -> Piece:
+def fam_closure(g: ProgramRandom) -> Piece:
     kind = g.choice(["counter", "accumulator", "factory", "closure_list", "shared"])
     return {"counter": _counter, "accumulator": _accumulator, "factory": _factory, "closure_list": _closure_list, "shared": _shared}[kind](g)
 
 
-def _counter(g: G) -> Piece:
+def _counter(g: ProgramRandom) -> Piece:
     maker, inner = g.pick(["make_counter", "counter", "new_counter", "ticker", "make_ticker"]), g.pick(["tick", "step", "bump", "increment", "advance"])
     count, start, step = g.pick(["count", "current", "ticks", "state", "num"]), g.pick(["start", "begin", "initial"]), g.pick(["step", "by", "delta"])
     with_step = g.chance(0.5)
@@ -30,7 +30,7 @@ def _counter(g: G) -> Piece:
     return Piece(defs, driver, [], g.choice([vals, f"{vals}, {c1}()", f"{vals}, {c2}(), {c1}()"]))
 
 
-def _accumulator(g: G) -> Piece:
+def _accumulator(g: ProgramRandom) -> Piece:
     maker, inner = g.pick(["make_acc", "running", "make_total", "tracker", "collector"]), g.pick(["add", "feed", "push", "record", "take"])
     total, hist, v = g.pick(["total", "acc", "running", "sum_so_far"]), g.pick(["history", "seen", "log", "items"]), g.pick(["v", "amount", "num"])
     best = g.chance(0.4)
@@ -45,7 +45,7 @@ def _accumulator(g: G) -> Piece:
     return Piece([[f"def {maker}():", *body]], driver, [(xs, lit(some_ints(g, 1, 6)))], g.choice([r, f"{r}, {fn}(0)"]))
 
 
-def _factory(g: G) -> Piece:
+def _factory(g: ProgramRandom) -> Piece:
     maker, k, v = g.pick(["make_multiplier", "make_adder", "scaler", "make_op", "times"]), g.pick(["k", "factor", "amount", "by"]), g.pick(["v", "num", "arg"])
     expr = g.choice([f"{v} * {k}", f"{v} + {k}", f"{v} - {k}", f"{v} % {k}", f"{v} * {v} + {k}", f"{v} // {k}"])
     if g.chance(0.4):
@@ -59,7 +59,7 @@ def _factory(g: G) -> Piece:
     return Piece(defs, driver, [(xs, lit(ints(g, 0, 20, 1, 5)))], f"{use}, {f2}({g.small(1, 9)})")
 
 
-def _closure_list(g: G) -> Piece:
+def _closure_list(g: ProgramRandom) -> Piece:
     fs, i, v, f = g.pick(["funcs", "ops", "handlers", "steps"]), g.pick(["idx", "j", "pos"]), g.pick(["v", "arg", "num"]), g.pick(["fn", "op", "h"])
     late = g.chance(0.3)  # the classic surprise: every lambda sees the loop variable's last value
     bind = "" if late else f", {i}={i}"
@@ -76,7 +76,7 @@ def _closure_list(g: G) -> Piece:
     return Piece([], driver, [(arg, str(g.small(0, 10)))], res)
 
 
-def _shared(g: G) -> Piece:
+def _shared(g: ProgramRandom) -> Piece:
     maker, get, put = g.pick(["make_box", "make_cell", "holder", "make_slot"]), g.pick(["get", "read", "peek", "current"]), g.pick(["put", "write", "set_to", "store"])
     v, new = g.pick(["val", "content", "inner_value"]), g.pick(["new", "replacement", "upd"])
     defs = [[f"def {maker}({v}):", f"    def {get}():", f"        return {v}", f"    def {put}({new}):", f"        nonlocal {v}",
@@ -87,12 +87,12 @@ def _shared(g: G) -> Piece:
     return Piece(defs, driver, [], f"before, old_val, {a}()")
 
 
-def fam_generator(g: G) -> Piece:
+def fam_generator(g: ProgramRandom) -> Piece:
     kind = g.choice(["simple", "next_default", "send", "yield_from", "pipeline"])
     return {"simple": _gen_simple, "next_default": _gen_next, "send": _gen_send, "yield_from": _gen_yield_from, "pipeline": _gen_pipeline}[kind](g)
 
 
-def _simple_gen(g: G) -> tuple[list[str], str, str]:
+def _simple_gen(g: ProgramRandom) -> tuple[list[str], str, str]:
     """A generator function over a count or a list: (lines, name, the argument it wants)."""
     kind = g.choice(["countdown", "evens", "fib", "running", "pairs", "chunks"])
     name, n, xs = g.pick(["gen", "produce", "emit", "series", "walk", "stream_of"]), g.pick(["limit", "count", "upto", "size"]), g.pick(["values", "nums", "data"])
@@ -112,7 +112,7 @@ def _simple_gen(g: G) -> tuple[list[str], str, str]:
     return [f"def {name}({xs}, {size}={g.small(2, 3)}):", f"    for {a} in range(0, len({xs}), {size}):", f"        yield {xs}[{a}:{a} + {size}]"], name, lit(some_ints(g, 1, 7))
 
 
-def _gen_simple(g: G) -> Piece:
+def _gen_simple(g: ProgramRandom) -> Piece:
     lines, name, arg = _simple_gen(g)
     out, v, it = g.pick(["out", "got", "collected"]), g.pick(["v", "piece_", "each"]), g.pick(["src", "arg_", "inp"])
     how = g.choice(["list", "loop", "enumerate", "sum"])
@@ -128,7 +128,7 @@ def _gen_simple(g: G) -> Piece:
     return Piece([lines], driver, [(it, arg)], result)
 
 
-def _gen_next(g: G) -> Piece:
+def _gen_next(g: ProgramRandom) -> Piece:
     lines, name, arg = _simple_gen(g)
     it, a, b, rest = g.pick(["it", "gen_", "source", "feed"]), g.pick(["first", "a1", "head"]), g.pick(["second", "a2", "then"]), g.pick(["rest", "remaining", "tail"])
     default = g.choice(["None", "-1", "'done'", "0"])
@@ -137,7 +137,7 @@ def _gen_next(g: G) -> Piece:
     return Piece([lines], driver, [], f"{a}, {b}, {rest}, last")
 
 
-def _gen_send(g: G) -> Piece:
+def _gen_send(g: ProgramRandom) -> Piece:
     name, total, count, v, avg = g.pick(["averager", "running_total", "tally", "coach", "meter"]), g.pick(["total", "acc", "sum_"]), g.pick(["count", "n_seen", "num"]), g.pick(["v", "got", "received"]), g.pick(["avg", "state", "report"])
     upd = g.choice([f"{total} / {count}", f"{total}", f"({total}, {count})", f"{total} // {count}"])
     lines = [f"def {name}():", f"    {total} = 0", f"    {count} = 0", f"    {avg} = None", "    while True:", f"        {v} = yield {avg}",
@@ -149,7 +149,7 @@ def _gen_send(g: G) -> Piece:
     return Piece([lines], driver, [(xs, lit(ints(g, -5, 20, 1, 5)))], out)
 
 
-def _gen_yield_from(g: G) -> Piece:
+def _gen_yield_from(g: ProgramRandom) -> Piece:
     name, xs, x = g.pick(["flatten", "walk", "leaves", "iter_all", "unpack"]), g.pick(["nested", "items", "tree", "data"]), g.pick(["el", "part", "sub"])
     if g.chance(0.6):
         lines = [f"def {name}({xs}):", f"    for {x} in {xs}:", f"        if isinstance({x}, list):", f"            yield from {name}({x})", "        else:", f"            yield {x}"]
@@ -161,7 +161,7 @@ def _gen_yield_from(g: G) -> Piece:
     return Piece(lines, [], [(a, lit(ints(g, 0, 9, 1, 3))), (b, lit(words(g, 1, 3)))], f"list({name}({a}, {b}))")
 
 
-def _gen_pipeline(g: G) -> Piece:
+def _gen_pipeline(g: ProgramRandom) -> Piece:
     src, keep, scale = g.pick(["read", "source", "numbers", "produce"]), g.pick(["keep", "only", "select", "filtered"]), g.pick(["scale", "transform", "mapped", "adjust"])
     xs, x, it, k = g.pick(["values", "raw", "inputs"]), g.pick(["v", "el", "num"]), g.pick(["stream", "items_", "seq"]), g.pick(["k", "factor", "by"])
     pairs = g.chance(0.25)
@@ -174,7 +174,7 @@ def _gen_pipeline(g: G) -> Piece:
     return Piece(defs, [], [(xs, lit(some_ints(g, 2, 7)))], consume)
 
 
-def fam_genexpr(g: G) -> Piece:
+def fam_genexpr(g: ProgramRandom) -> Piece:
     """Generator expressions consumed by sum, max, any, all, list, join, sorted."""
     xs, ws, x, w = g.pick(["nums", "values", "data", "scores"]), g.pick(["words", "names", "tokens"]), g.pick(["v", "num", "el"]), g.pick(["wd", "tok", "nm"])
     # each expression with names a person might give its value
@@ -208,7 +208,7 @@ def fam_genexpr(g: G) -> Piece:
 ERROR_NAMES = ["ValidationError", "ParseError", "LimitError", "EmptyError", "NotFoundError", "TooBigError", "BadInputError", "StockError", "RangeError"]
 
 
-def _error_class(g: G, pool: list[str] = ERROR_NAMES, base: str = "Exception") -> tuple[str, list[str], str]:
+def _error_class(g: ProgramRandom, pool: list[str] = ERROR_NAMES, base: str = "Exception") -> tuple[str, list[str], str]:
     """(name, class lines, the attribute that keeps the bad value or "")."""
     name = class_name(g, pool, "Error")
     if g.chance(0.4):
@@ -218,12 +218,12 @@ def _error_class(g: G, pool: list[str] = ERROR_NAMES, base: str = "Exception") -
     return name, [f"class {name}({base}):", "    pass"], ""
 
 
-def fam_exceptions(g: G) -> Piece:
+def fam_exceptions(g: ProgramRandom) -> Piece:
     kind = g.choice(["custom", "finally", "else", "reraise", "hierarchy"])
     return {"custom": _exc_custom, "finally": _exc_finally, "else": _exc_else, "reraise": _exc_reraise, "hierarchy": _exc_hierarchy}[kind](g)
 
 
-def _exc_custom(g: G) -> Piece:
+def _exc_custom(g: ProgramRandom) -> Piece:
     err, err_def, attr = _error_class(g)
     chk, v = g.pick(["check", "validate", "ensure", "inspect_value", "guard"]), g.pick(["v", "num", "amount"])
     bad = g.choice([f"{v} > {g.small(8, 15)}", f"{v} < 0", f"{v} % {g.small(3, 5)} == 0"])
@@ -240,7 +240,7 @@ def _exc_custom(g: G) -> Piece:
     return Piece(defs, driver, [(xs, lit(ints(g, -3, 20, 2, 6)))], f"{ok}, {bad_}")
 
 
-def _exc_finally(g: G) -> Piece:
+def _exc_finally(g: ProgramRandom) -> Piece:
     fn, v, log = g.pick(["divide", "safe_step", "attempt", "compute"]), g.pick(["v", "d", "den"]), g.pick(["log", "trail", "events", "notes"])
     k = g.small(10, 60)
     body = [f"def {fn}({v}, {log}):", f"    {log}.append('start')", "    try:"]
@@ -255,7 +255,7 @@ def _exc_finally(g: G) -> Piece:
     return Piece([body], driver, [(xs, lit(vals))], f"{res}, {log}")
 
 
-def _exc_else(g: G) -> Piece:
+def _exc_else(g: ProgramRandom) -> Piece:
     fn, items, t, n = g.pick(["parse_all", "to_numbers", "convert", "read_ints"]), g.pick(["items", "tokens", "raw"]), g.pick(["tok", "piece", "el"]), g.pick(["num", "val", "parsed"])
     nums, bad = g.pick(["nums", "good", "ok"]), g.pick(["bad", "skipped", "errors"])
     body = [f"def {fn}({items}):", f"    {nums} = []", f"    {bad} = 0", f"    for {t} in {items}:", "        try:", f"            {n} = int({t})",
@@ -271,7 +271,7 @@ def _exc_else(g: G) -> Piece:
     return Piece([body], [f"{r} = {fn}({xs})"], [(xs, lit(vals))], r)
 
 
-def _exc_reraise(g: G) -> Piece:
+def _exc_reraise(g: ProgramRandom) -> Piece:
     fn, d, key = g.pick(["load", "lookup", "fetch", "get_value"]), g.pick(["table", "data", "prices", "stock"]), g.pick(["key", "name", "wanted"])
     style = g.choice(["bare", "from", "from_none"])
     outer = "KeyError"
@@ -294,7 +294,7 @@ def _exc_reraise(g: G) -> Piece:
     return Piece(defs, driver, [(d, lit(table)), (keys, lit(asked))], res)
 
 
-def _exc_hierarchy(g: G) -> Piece:
+def _exc_hierarchy(g: ProgramRandom) -> Piece:
     base = class_name(g, ["AppError", "ShopError", "GameError", "StoreError", "QueueError"], "Error")
     a, b = class_name(g, ["NotFound", "MissingItem", "NoSuchThing"], "Error"), class_name(g, ["Invalid", "BadRequest", "Rejected"], "Error")
     fn, items, i = g.pick(["fetch", "pick_item", "take_at", "get_at"]), g.pick(["items", "shelf", "slots"]), g.pick(["idx", "pos", "where"])
@@ -308,7 +308,7 @@ def _exc_hierarchy(g: G) -> Piece:
     return Piece(defs, driver, [(items, lit(vals)), (idxs, lit(ints(g, -2, len(vals) + 1, 2, 5)))], out)
 
 
-def fam_decorator(g: G) -> Piece:
+def fam_decorator(g: ProgramRandom) -> Piece:
     kind = g.choice(["count", "log", "cache", "with_args", "guard"])
     use_wraps = g.chance(0.3)
     deco_inner = g.pick(["inner", "wrapped", "call_it"]) if g.chance(0.3) else "wrapper"
@@ -353,12 +353,12 @@ def fam_decorator(g: G) -> Piece:
     return Piece([*([head] if head else []), d, [f"@{deco}", *target]], loop, inputs, out)
 
 
-def fam_context(g: G) -> Piece:
+def fam_context(g: ProgramRandom) -> Piece:
     kind = g.choice(["class", "class", "contextmanager", "resource"])
     return {"class": _ctx_class, "contextmanager": _ctx_generator, "resource": _ctx_resource}[kind](g)
 
 
-def _ctx_class(g: G) -> Piece:
+def _ctx_class(g: ProgramRandom) -> Piece:
     cls = class_name(g, ["Tracker", "Section", "Scope", "Step", "Block", "Stage", "Guard"])
     name, log = g.pick(["name", "label", "title"]), g.pick(["log", "trail", "events", "lines"])
     suppress = g.chance(0.5)
@@ -380,7 +380,7 @@ def _ctx_class(g: G) -> Piece:
     return Piece([klass(cls, methods)], driver, [], lg)
 
 
-def _ctx_generator(g: G) -> Piece:
+def _ctx_generator(g: ProgramRandom) -> Piece:
     fn, name, out = g.pick(["tag", "section", "wrapped", "block", "bracket"]), g.pick(["name", "label", "kind"]), g.pick(["out", "parts", "buf", "lines"])
     style = g.choice(["html", "depth"])
     if style == "html":
@@ -396,7 +396,7 @@ def _ctx_generator(g: G) -> Piece:
     return Piece(defs, driver, [], o)
 
 
-def _ctx_resource(g: G) -> Piece:
+def _ctx_resource(g: ProgramRandom) -> Piece:
     cls = class_name(g, ["Connection", "Door", "Session", "Valve", "Gate", "Channel", "Lock"])
     is_open, uses, use = g.pick(["is_open", "active", "opened", "live"]), g.pick(["uses", "count", "calls"]), g.pick(["send", "use", "push", "run"])
     v = g.pick(["v", "payload", "msg"])
@@ -411,7 +411,7 @@ def _ctx_resource(g: G) -> Piece:
     return Piece([klass(cls, methods)], driver, [(xs, lit(ints(g, 0, 20, 1, 4)))], f"{out}, {c}.{is_open}, {c}.{uses}")
 
 
-def fam_lambda(g: G) -> Piece:
+def fam_lambda(g: ProgramRandom) -> Piece:
     """Lambdas as sort keys, in map/filter/max/min/reduce, and in a dispatch table."""
     if g.chance(0.25):
         return _dispatch(g)
@@ -440,7 +440,7 @@ def fam_lambda(g: G) -> Piece:
     return Piece(defs, driver, inputs, ", ".join(names))
 
 
-def _dispatch(g: G) -> Piece:
+def _dispatch(g: ProgramRandom) -> Piece:
     ops, steps, name, a, b = g.pick(["ops", "table", "actions", "handlers"]), g.pick(["steps", "program", "commands"]), g.pick(["op", "cmd", "verb"]), g.pick(["a", "lhs", "p1"]), g.pick(["b", "rhs", "p2"])
     table = {"add": f"{a} + {b}", "sub": f"{a} - {b}", "mul": f"{a} * {b}", "max": f"max({a}, {b})", "mod": f"{a} % {b} if {b} else 0", "cat": f"int(str({a}) + str({b}))"}
     keys = g.rng.sample(list(table), g.small(2, 4))

@@ -8,10 +8,10 @@ from __future__ import annotations
 from .families_common import (
     Piece, class_name, indent, ints, klass, lit, maybe_print, method, some_ints, word, words,
 )
-from .generator import G
+from .generator import ProgramRandom
 
 
-def fam_container(g: G) -> Piece:
+def fam_container(g: ProgramRandom) -> Piece:
     """A stack or queue class and a loop that pushes and pops."""
     stack = g.chance(0.5)
     cls = class_name(g, ["Stack", "Queue", "Buffer", "Pile", "History", "Bag", "Tray", "Line", "Backlog"])
@@ -55,7 +55,7 @@ def fam_container(g: G) -> Piece:
     return Piece([klass(cls, methods)], driver, [(xs, lit(some_ints(g, 2, 7)))], result)
 
 
-def fam_account(g: G) -> Piece:
+def fam_account(g: ProgramRandom) -> Piece:
     """Objects holding an amount that act on each other (a transfer), with a check that fails."""
     cls = class_name(g, ["Account", "Wallet", "Budget", "Tank", "Player", "Battery", "Jar", "Bank", "Card", "Meter"])
     amt = g.pick(["balance", "amount", "level", "points", "funds", "charge", "credit"])
@@ -102,7 +102,7 @@ INHERIT_THEMES = [
 ]  # fmt: skip
 
 
-def fam_inherit(g: G) -> Piece:
+def fam_inherit(g: ProgramRandom) -> Piece:
     """A base class, a subclass that calls ``super().__init__`` and extends a method, sometimes a
     second subclass that overrides it, and a loop over a mixed list."""
     base, subs = g.choice(INHERIT_THEMES)
@@ -147,7 +147,7 @@ def fam_inherit(g: G) -> Piece:
     return Piece(defs, driver, [], result)
 
 
-def fam_property(g: G) -> Piece:
+def fam_property(g: ProgramRandom) -> Piece:
     """``@property`` getters computed from attributes, and a setter that checks its value."""
     cls = class_name(g, ["Rect", "Box", "Room", "Temperature", "Range", "Order", "Tile", "Frame", "Panel"])
     a, b = g.pick(["width", "low", "price", "start", "w", "base", "rows"]), g.pick(["height", "high", "qty", "end", "h", "rate", "cols"])
@@ -182,7 +182,7 @@ def fam_property(g: G) -> Piece:
     return Piece([klass(cls, methods)], driver, [], f"{first}, {got}")
 
 
-def fam_repr(g: G) -> Piece:
+def fam_repr(g: ProgramRandom) -> Piece:
     """A class with its own ``__repr__`` and a few other dunders (==, <, +, len)."""
     cls = class_name(g, ["Point", "Card", "Money", "Vec", "Pair", "Score", "Coin", "Entry", "Cell", "Tag"])
     a, b = g.pick(["x", "name", "rank", "title", "key", "row"]), g.pick(["y", "count", "suit", "year", "amount", "col"])
@@ -223,7 +223,7 @@ def fam_repr(g: G) -> Piece:
     return Piece([klass(cls, methods)], driver, [], result)
 
 
-def fam_class_attrs(g: G) -> Piece:
+def fam_class_attrs(g: ProgramRandom) -> Piece:
     """Class attributes shared by the instances, a ``@staticmethod`` check and a ``@classmethod``
     alternative constructor."""
     cls = class_name(g, ["Ticket", "User", "Order", "Badge", "Student", "Robot", "Session", "Label", "Token"])
@@ -251,7 +251,7 @@ def fam_class_attrs(g: G) -> Piece:
     return Piece([klass(cls, methods, attrs=attrs)], driver, [(ws, lit(words(g, 2, 5)))], result)
 
 
-def fam_linked_list(g: G) -> Piece:
+def fam_linked_list(g: ProgramRandom) -> Piece:
     """A node class, a list built from a Python list, walked with while loops and recursion."""
     cls = class_name(g, ["Node", "ListNode", "Link", "Cell", "Item", "Element"])
     data, link = g.pick(["data", "val", "key", "payload", "info", "elem"]), g.pick(["next", "link", "nxt", "rest", "after"])
@@ -281,7 +281,7 @@ def fam_linked_list(g: G) -> Piece:
     return Piece(defs, driver, [(xs, lit(some_ints(g, 0, 6)))], result)
 
 
-def _bst(g: G) -> Piece:
+def _bst(g: ProgramRandom) -> Piece:
     cls = class_name(g, ["Node", "TreeNode", "BSTNode", "Leaf", "Branch"])
     key, left, right = g.pick(["key", "val", "data", "num"]), g.pick(["left", "lo", "smaller"]), g.pick(["right", "hi", "larger"])
     ins, order, height = g.pick(["insert", "add", "put", "place"]), g.pick(["inorder", "walk", "in_order", "collect"]), g.pick(["height", "depth", "levels"])
@@ -305,7 +305,7 @@ def _bst(g: G) -> Piece:
     return Piece(defs, driver, [(xs, lit(keys))], result)
 
 
-def _general_tree(g: G) -> Piece:
+def _general_tree(g: ProgramRandom) -> Piece:
     cls = class_name(g, ["Folder", "TreeNode", "Dept", "Category", "Task", "Region", "Section"])
     name, size, kids = g.pick(["name", "label", "title"]), g.pick(["size", "cost", "weight", "count", "hours"]), g.pick(["children", "kids", "subs", "parts"])
     add, tot, depth = g.pick(["add", "attach", "add_child", "grow"]), g.pick(["total", "total_size", "weigh", "sum_all"]), g.pick(["depth", "height", "levels"])
@@ -333,7 +333,7 @@ def _general_tree(g: G) -> Piece:
     return Piece([klass(cls, methods)], driver, [], ", ".join(p.format(root=root) for p in result_parts))
 
 
-def fam_tree(g: G) -> Piece:
+def fam_tree(g: ProgramRandom) -> Piece:
     """A binary search tree (insert as a method, a recursive walk) or a tree of named nodes."""
     return _bst(g) if g.chance(0.5) else _general_tree(g)
 
@@ -344,7 +344,7 @@ COMPOSE_THEMES = [
 ]  # fmt: skip
 
 
-def _compose(g: G) -> Piece:
+def _compose(g: ProgramRandom) -> Piece:
     part, whole, num = g.choice(COMPOSE_THEMES)
     part, whole, num = class_name(g, [part]), class_name(g, [whole]), g.pick([num, "amount", "points"])
     name, qty, items = g.pick(["name", "title", "label"]), g.pick(["qty", "copies", "times", "n_"]), g.pick(["items", "members", "entries", "parts_"])
@@ -366,7 +366,7 @@ def _compose(g: G) -> Piece:
     return Piece([part_cls, whole_cls], driver, [(names, lit(words(g, n, n))), (nums, lit(ints(g, 1, 30, n, n)))], f"{w}.{total}(), {w}.{best}()")
 
 
-def _duel(g: G) -> Piece:
+def _duel(g: ProgramRandom) -> Piece:
     cls = class_name(g, ["Fighter", "Robot", "Knight", "Monster", "Ship", "Hero", "Tank"])
     name, hp, power = g.pick(["name", "label", "tag"]), g.pick(["hp", "health", "armor", "life"]), g.pick(["power", "damage", "attack_", "strength"])
     hit, alive = g.pick(["hit", "attack", "strike", "fire_at"]), g.pick(["alive", "is_alive", "standing", "ok"])
@@ -380,7 +380,7 @@ def _duel(g: G) -> Piece:
     return Piece([klass(cls, methods)], driver, [], g.choice([f"{rounds}, {a}.{hp}, {b}.{hp}", f"{rounds}, {winner}"]))
 
 
-def fam_objects_interact(g: G) -> Piece:
+def fam_objects_interact(g: ProgramRandom) -> Piece:
     """Objects that hold or act on other objects: a whole made of parts, or two that fight."""
     return _compose(g) if g.chance(0.6) else _duel(g)
 

@@ -5,10 +5,10 @@ strings and trees) and of programs that print formatted output.
 from __future__ import annotations
 
 from .families_common import Piece, indent, ints, lit, maybe_print, some_ints, word, words
-from .generator import G
+from .generator import ProgramRandom
 
 
-def _pair_names(g: G, pairs: list[tuple[str, str]]) -> tuple[str, str]:
+def _pair_names(g: ProgramRandom, pairs: list[tuple[str, str]]) -> tuple[str, str]:
     a, b = g.choice(pairs) if g.chance(0.7) else (g.func_name(), g.func_name())
     if a in g.used or b in g.used:
         a, b = g.func_name(), g.func_name()
@@ -16,7 +16,7 @@ def _pair_names(g: G, pairs: list[tuple[str, str]]) -> tuple[str, str]:
     return a, b
 
 
-def fam_mutual_recursion(g: G) -> Piece:
+def fam_mutual_recursion(g: ProgramRandom) -> Piece:
     kind = g.choice(["even_odd", "ping_pong", "nested", "collatz"])
     n = g.pick(["n", "k", "num", "count"])
     if kind == "even_odd":
@@ -49,7 +49,7 @@ def fam_mutual_recursion(g: G) -> Piece:
     return Piece(defs, direct=f"{a}({g.small(1, 20)}, 0)")
 
 
-def fam_deep_recursion(g: G) -> Piece:
+def fam_deep_recursion(g: ProgramRandom) -> Piece:
     """Linear recursion 20 to 60 calls deep: the stack grows and unwinds through many frames."""
     depth = g.small(20, 60)
     name = g.func_name()
@@ -81,7 +81,7 @@ def fam_deep_recursion(g: G) -> Piece:
     return Piece([[f"def {name}({n}):", *body]], direct=f"{name}({int('1' + digits)})")
 
 
-def fam_recursion_structures(g: G) -> Piece:
+def fam_recursion_structures(g: ProgramRandom) -> Piece:
     kind = g.choice(["flatten", "palindrome", "reverse", "subsets", "perms", "merge_sort", "tuple_tree", "dict_tree", "hanoi", "binomial"])
     name = g.func_name()
     if kind == "flatten":
@@ -142,7 +142,7 @@ def fam_recursion_structures(g: G) -> Piece:
     return Piece([[f"def {name}({n}, {k}):", *body]], direct=f"{name}({nn}, {g.small(0, nn)})")
 
 
-def fam_printing(g: G) -> Piece:
+def fam_printing(g: ProgramRandom) -> Piece:
     """Functions that print as they go: f-string formats, ``sep`` and ``end``, a small table."""
     kind = g.choice(["table", "bars", "row", "countdown"])
     name = g.func_name()

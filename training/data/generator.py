@@ -10,17 +10,14 @@ hash of the normalized source) drives deduplication and the held-out split.
 
 from __future__ import annotations
 
-import argparse
-import hashlib
-import json
 import random
-import re
 import sys
-from dataclasses import asdict, dataclass, field
-from typing import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
 
 from .method_chains import method_chain
 from .names import wide_name
+from .programs import Program, print_programs, program_hash
 from .values import rand_value, source_of
 
 
@@ -35,16 +32,6 @@ class Func:
     def source(self) -> str:
         head = f"def {self.name}({', '.join(p for p, _ in self.params)}):"
         return "\n".join([head, *self.body])
-
-
-@dataclass
-class Program:
-    source: str
-    call: str
-    entry: str
-    family: str
-    program_id: str
-    origin: str = "generated"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -64,7 +51,7 @@ FUNC_VERBS = ["compute", "process", "transform", "calc", "solve", "check", "coun
 FUNC_NOUNS = ["total", "items", "values", "result", "score", "words", "text", "pairs", "data", "list"]
 
 
-class G:
+class ProgramRandom:
     """The random source of one program, with helpers that keep names unique."""
 
     def __init__(self, rng: random.Random) -> None:
@@ -143,7 +130,7 @@ class G:
 # Families. Each returns a Func whose parameters have simple types.
 
 
-def fam_accumulate(g: G) -> Func:
+def fam_accumulate(g: ProgramRandom) -> Func:
     xs, x, acc = g.pick(LIST_NAMES), g.pick(VAR_NAMES), g.pick(ACC_NAMES)
     op = g.choice(["+=", "+=", "-=", "*="])
     init = "1" if op == "*=" else "0"
@@ -158,13 +145,13 @@ def fam_accumulate(g: G) -> Func:
     return Func(g.func_name(), [(xs, "list_int")], body, "accumulate")
 
 
-def fam_count_chars(g: G) -> Func:
+def fam_count_chars(g: ProgramRandom) -> Func:
     s, c, acc = g.pick(STR_NAMES), g.pick(CH_NAMES), g.pick(["count", "n", "total", "hits"])
     body = [f"    {acc} = 0", f"    for {c} in {s}:", f"        if {g.str_cond(c)}:", f"            {acc} += 1", f"    return {acc}"]
     return Func(g.func_name(), [(s, "str")], body, "count_chars")
 
 
-def fam_build_string(g: G) -> Func:
+def fam_build_string(g: ProgramRandom) -> Func:
     s, c, out = g.pick(STR_NAMES), g.pick(CH_NAMES), g.pick(["result", "out", "res", "acc"])
     then = g.choice([f"{c}.upper()", f"{c} * 2", "'*'", f"{c}.lower()", "''", f"'[' + {c} + ']'"])
     other = g.choice([c, f"{c}.swapcase()", f"{c}.lower()"])
@@ -176,7 +163,7 @@ def fam_build_string(g: G) -> Func:
     return Func(g.func_name(), [(s, "str")], body, "build_string")
 
 
-def fam_frequency(g: G) -> Func:
+def fam_frequency(g: ProgramRandom) -> Func:
     ws, w, d = g.pick(WORDS_NAMES), g.pick(["w", "word", "key", "t"]), g.pick(DICT_NAMES)
     src_type = g.choice(["list_str", "text", "str"])
     seq = ws
@@ -199,7 +186,7 @@ def fam_frequency(g: G) -> Func:
     return Func(g.func_name(), [(ws, src_type)], body, "frequency")
 
 
-def fam_comprehension(g: G) -> Func:
+def fam_comprehension(g: ProgramRandom) -> Func:
     xs, x = g.pick(LIST_NAMES), g.pick(VAR_NAMES)
     kind = g.choice(["list", "list", "set", "dict", "nested"])
     res = g.pick(["result", "out", "picked", "res"])
@@ -216,7 +203,7 @@ def fam_comprehension(g: G) -> Func:
     return Func(g.func_name(), [(xs, "list_int")], [line, tail], "comprehension")
 
 
-def fam_while(g: G) -> Func:
+def fam_while(g: ProgramRandom) -> Func:
     n = g.pick(["n", "num", "x", "m"])
     kind = g.choice(["digits", "collatz", "halving", "countdown"])
     if kind == "digits":
@@ -235,7 +222,7 @@ def fam_while(g: G) -> Func:
     return Func(g.func_name(), [(n, "int")], body, "while")
 
 
-def fam_slicing(g: G) -> Func:
+def fam_slicing(g: ProgramRandom) -> Func:
     kind = g.choice(["palindrome", "rotate", "chunks", "halves", "window"])
     if kind == "palindrome":
         s = g.pick(STR_NAMES)
@@ -260,7 +247,7 @@ def fam_slicing(g: G) -> Func:
     return Func(g.func_name(), [(xs, "list_int"), (w, "small_int")], body, "slicing")
 
 
-def fam_string_methods(g: G) -> Func:
+def fam_string_methods(g: ProgramRandom) -> Func:
     s = g.pick(STR_NAMES)
     kind = g.choice(["words", "replace", "find", "title", "join", "count"])
     parts = g.pick(["parts", "words", "pieces"])
@@ -291,7 +278,7 @@ def fam_string_methods(g: G) -> Func:
     return Func(g.func_name(), [(s, typ)], body, "string_methods")
 
 
-def fam_list_methods(g: G) -> Func:
+def fam_list_methods(g: ProgramRandom) -> Func:
     xs, x = g.pick(LIST_NAMES), g.pick(VAR_NAMES)
     out = g.pick(["out", "stack", "res", "kept"])
     kind = g.choice(["stack", "insert", "remove", "sort"])
@@ -308,7 +295,7 @@ def fam_list_methods(g: G) -> Func:
     return Func(g.func_name(), [(xs, "list_int")], body, "list_methods")
 
 
-def fam_recursion(g: G) -> Func:
+def fam_recursion(g: ProgramRandom) -> Func:
     kind = g.choice(["fact", "fib", "sum_list", "reverse", "power", "bsearch", "count_down", "flatten_digits"])
     name = g.func_name()
     if kind == "fact":
@@ -346,7 +333,7 @@ def fam_recursion(g: G) -> Func:
     return Func(name, [(n, "small_int")], body, "recursion")
 
 
-def fam_early_return(g: G) -> Func:
+def fam_early_return(g: ProgramRandom) -> Func:
     xs, x, i = g.pick(LIST_NAMES), g.pick(VAR_NAMES), g.pick(["i", "idx", "pos"])
     kind = g.choice(["first_index", "all", "any", "first_dup"])
     if kind == "first_index":
@@ -361,7 +348,7 @@ def fam_early_return(g: G) -> Func:
     return Func(g.func_name(), [(xs, "list_int")], body, "early_return")
 
 
-def fam_try_except(g: G) -> Func:
+def fam_try_except(g: ProgramRandom) -> Func:
     kind = g.choice(["parse", "lookup", "divide", "index", "raise"])
     if kind == "parse":
         ws, w, out = g.pick(WORDS_NAMES), g.pick(["w", "tok", "p"]), g.pick(["nums", "out", "vals"])
@@ -388,7 +375,7 @@ def fam_try_except(g: G) -> Func:
     return Func(g.func_name(), [(n, "int")], body, "raises")
 
 
-def fam_tuples(g: G) -> Func:
+def fam_tuples(g: ProgramRandom) -> Func:
     xs = g.pick(LIST_NAMES)
     kind = g.choice(["minmax", "pairs", "swap", "enumerate"])
     if kind == "minmax":
@@ -406,7 +393,7 @@ def fam_tuples(g: G) -> Func:
     return Func(g.func_name(), [(xs, "list_int")], body, "tuples")
 
 
-def fam_nested_loops(g: G) -> Func:
+def fam_nested_loops(g: ProgramRandom) -> Func:
     kind = g.choice(["two_sum", "transpose", "grid_sum"])
     if kind == "two_sum":
         xs, t = g.pick(LIST_NAMES), g.pick(["target", "goal", "t"])
@@ -420,14 +407,14 @@ def fam_nested_loops(g: G) -> Func:
     return Func(g.func_name(), [(m, "matrix")], body, "nested_loops")
 
 
-def fam_sets(g: G) -> Func:
+def fam_sets(g: ProgramRandom) -> Func:
     a, b = g.pick(["a", "xs", "left"]), g.pick(["b", "ys", "right"])
     op = g.choice(["&", "|", "-", "^"])
     body = [f"    common = set({a}) {op} set({b})", f"    return sorted(common)" if g.chance(0.6) else f"    return len(common), max(common, default=-1)"]
     return Func(g.func_name(), [(a, "list_int"), (b, g.choice(["list_int", "set_int"]))], body, "sets")
 
 
-def fam_dict_ops(g: G) -> Func:
+def fam_dict_ops(g: ProgramRandom) -> Func:
     d = g.pick(DICT_NAMES)
     kind = g.choice(["invert", "filter", "merge", "top"])
     if kind == "invert":
@@ -443,7 +430,7 @@ def fam_dict_ops(g: G) -> Func:
     return Func(g.func_name(), [(d, "dict_str_int")], body, "dict_ops")
 
 
-def fam_sorting(g: G) -> Func:
+def fam_sorting(g: ProgramRandom) -> Func:
     xs = g.pick(LIST_NAMES)
     if g.chance(0.5):
         body = [f"    {xs} = list({xs})", f"    for i in range(len({xs})):", f"        for j in range(len({xs}) - 1 - i):", f"            if {xs}[j] > {xs}[j + 1]:", f"                {xs}[j], {xs}[j + 1] = {xs}[j + 1], {xs}[j]", f"    return {xs}"]
@@ -452,7 +439,7 @@ def fam_sorting(g: G) -> Func:
     return Func(g.func_name(), [(xs, "list_int")], body, "sorting")
 
 
-def fam_validate(g: G) -> Func:
+def fam_validate(g: ProgramRandom) -> Func:
     """Loops that raise on a bad element (uncaught: the exit is an exception)."""
     xs, x, acc = g.pick(LIST_NAMES), g.pick(VAR_NAMES), g.pick(ACC_NAMES)
     bad = g.choice([f"{x} < 0", f"{x} > {g.small(10, 18)}", f"{x} == {g.small(0, 9)}", f"{x} % {g.small(5, 9)} == 0"])
@@ -464,13 +451,13 @@ def fam_validate(g: G) -> Func:
     return Func(g.func_name(), [(xs, "list_int")], body, "raises")
 
 
-def fam_method_chain(g: G) -> Func:
+def fam_method_chain(g: ProgramRandom) -> Func:
     """One builtin per line over str, list, dict and int values (see method_chains.py)."""
     params, body = method_chain(g)
     return Func(g.func_name(), params, body, "method_chain")
 
 
-def _data_param(g: G, kind: str | None = None) -> tuple[str, str, list[str]]:
+def _data_param(g: ProgramRandom, kind: str | None = None) -> tuple[str, str, list[str]]:
     """A parameter of a common type (``kind``: str, list or words; chosen when None) and short
     expressions over it, the parameter itself included (of its own type or another: a length, a
     test, a join)."""
@@ -500,7 +487,7 @@ def _data_param(g: G, kind: str | None = None) -> tuple[str, str, list[str]]:
     return p, "list_str", exprs
 
 
-def fam_short(g: G) -> Func:
+def fam_short(g: ProgramRandom) -> Func:
     """Bodies of one or two lines: a function may return at its second line, and a parameter may
     come back unchanged."""
     p, typ, exprs = _data_param(g)
@@ -510,7 +497,7 @@ def fam_short(g: G) -> Func:
     return Func(g.func_name(), [(p, typ)], [f"    {r} = {g.choice(exprs)}", f"    return {g.choice([r, r, p])}"], "short")
 
 
-def fam_guard_clause(g: G) -> Func:
+def fam_guard_clause(g: ProgramRandom) -> Func:
     """A mode or a property of the input picks one of a few returns, the first one early."""
     p, typ, exprs = _data_param(g)
     params = [(p, typ)]
@@ -533,7 +520,7 @@ def fam_guard_clause(g: G) -> Func:
     return Func(g.func_name(), params, body, "guard_clause")
 
 
-def _second_param(g: G, p: str, kind: str) -> tuple[str, str, list[str]]:
+def _second_param(g: ProgramRandom, p: str, kind: str) -> tuple[str, str, list[str]]:
     """A second parameter (a count or a piece of text) and expressions mixing it with ``p``."""
     if g.chance(0.55):
         n = g.pick(["n", "k", "count", "size", "width", "times", "index"])
@@ -559,7 +546,7 @@ def _second_param(g: G, p: str, kind: str) -> tuple[str, str, list[str]]:
     return q, "word", by_kind[kind] + [q, q]
 
 
-def fam_two_params(g: G) -> Func:
+def fam_two_params(g: ProgramRandom) -> Func:
     """Two parameters of different types whose values meet in short expressions; a test on either
     one may pick which value comes back, a parameter itself included."""
     kind = g.choice(["str", "list", "words"])
@@ -580,7 +567,7 @@ def fam_two_params(g: G) -> Func:
     return Func(g.func_name(), params, body, "two_params")
 
 
-FAMILIES: list[tuple[Callable[[G], Func], float]] = [
+FAMILIES: list[tuple[Callable[[ProgramRandom], Func], float]] = [
     (fam_accumulate, 1.0), (fam_count_chars, 0.6), (fam_build_string, 0.7), (fam_frequency, 0.8),
     (fam_comprehension, 0.9), (fam_while, 0.8), (fam_slicing, 0.9), (fam_string_methods, 0.9),
     (fam_list_methods, 0.8), (fam_recursion, 1.0), (fam_early_return, 0.8), (fam_try_except, 1.0),
@@ -595,12 +582,12 @@ FAMILIES: list[tuple[Callable[[G], Func], float]] = [
 HELPER_WRAPPERS = ["map", "once", "guard"]
 
 
-def _pick_family(g: G) -> Callable[[G], Func]:
+def _pick_family(g: ProgramRandom) -> Callable[[ProgramRandom], Func]:
     fams, weights = zip(*FAMILIES)
     return g.rng.choices(fams, weights=weights)[0]
 
 
-def _wrap_with_caller(g: G, helper: Func) -> Func:
+def _wrap_with_caller(g: ProgramRandom, helper: Func) -> Func:
     """An entry function that calls ``helper``; its parameters feed the helper's."""
     name = g.func_name()
     kind = g.choice(HELPER_WRAPPERS)
@@ -631,26 +618,8 @@ def _rand_arg(rng: random.Random, typ: str) -> str:
     return source_of(rand_value(rng, typ))
 
 
-_COMMENT = re.compile(r"#.*$", re.M)
-
-
-def normalize(source: str) -> str:
-    """The source without comments, trailing blanks and blank lines (for deduplication)."""
-    lines = [l.rstrip() for l in _COMMENT.sub("", source).split("\n")]
-    return "\n".join(l for l in lines if l)
-
-
-def program_hash(source: str) -> str:
-    return hashlib.sha1(normalize(source).encode("utf-8")).hexdigest()
-
-
-def is_held_out(program_id: str, percent: float = 5.0) -> bool:
-    """The held-out split: by program (hash of the normalized source), never by trajectory."""
-    return int(program_id[:8], 16) % 10_000 < percent * 100
-
-
 def generate_program(rng: random.Random) -> Program:
-    g = G(rng)
+    g = ProgramRandom(rng)
     fam = _pick_family(g)
     func = fam(g)
     funcs = [func]
@@ -677,17 +646,6 @@ def generate(seed: int, n: int, dedup: bool = True) -> Iterator[Program]:
             seen.add(p.program_id)
         made += 1
         yield p
-
-
-def print_programs(prog: str, generate_fn: Callable[[int, int], Iterable[Program]], argv: list[str] | None = None) -> int:
-    """The command of a program source: ``--n`` programs of ``--seed`` as JSONL."""
-    ap = argparse.ArgumentParser(prog=prog)
-    ap.add_argument("--n", type=int, default=10)
-    ap.add_argument("--seed", type=int, default=0)
-    args = ap.parse_args(argv)
-    for p in generate_fn(args.seed, args.n):
-        sys.stdout.write(json.dumps(asdict(p)) + "\n")
-    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -28,7 +28,7 @@ NOUNS = (
     "weight zone "
 ).split()
 PREFIXES = "new old tmp my first last cur next prev max min raw clean sorted joined left right base temp final".split()
-# Names that family templates write literally (not through ``G.pick``): a wide name must not be one.
+# Names that family templates write literally (not through ``ProgramRandom.pick``): a wide name must not be one.
 TEMPLATE_NAMES = set("out cur mid key half best kept total common ranked row col res acc lo hi i j k v p".split())
 _TAKEN = set(dir(builtins)) | set(keyword.kwlist) | set(keyword.softkwlist) | TEMPLATE_NAMES
 

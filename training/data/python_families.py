@@ -20,10 +20,11 @@ from .families_common import Piece, class_name, klass, method, new_g, render, wo
 from .families_flow import FLOW_FAMILIES
 from .families_objects import OBJECT_FAMILIES
 from .families_recursion import RECURSION_FAMILIES
-from .generator import G, Program, print_programs, program_hash
+from .generator import ProgramRandom
+from .programs import Program, print_programs, program_hash
 
 
-def _script_shop(g: G) -> Piece:
+def _script_shop(g: ProgramRandom) -> Piece:
     cls = class_name(g, ["Product", "Item", "Stock", "Ticket", "Seat", "Book"])
     name, stock, sell = g.pick(["name", "title", "label"]), g.pick(["stock", "left", "qty", "copies"]), g.pick(["sell", "take", "book", "reserve"])
     k = g.pick(["n_", "amount", "wanted"])
@@ -40,7 +41,7 @@ def _script_shop(g: G) -> Piece:
     return Piece([cls_def], lines, [], "None", module_share=1.0)
 
 
-def _script_grades(g: G) -> Piece:
+def _script_grades(g: ProgramRandom) -> Piece:
     fn, score = g.pick(["grade", "letter", "band", "classify"]), g.pick(["score", "mark", "points"])
     cuts = sorted(g.rng.sample(range(30, 95), 3), reverse=True)
     labels = g.choice([["A", "B", "C", "F"], ["high", "mid", "low", "fail"], ["gold", "silver", "bronze", "none"]])
@@ -53,7 +54,7 @@ def _script_grades(g: G) -> Piece:
     return Piece([body], lines, [], "None", module_share=1.0)
 
 
-def _script_sim(g: G) -> Piece:
+def _script_sim(g: ProgramRandom) -> Piece:
     pos, speed, steps, limit, trail = g.pick(["position", "pos", "height", "distance"]), g.pick(["speed", "velocity", "step_size"]), g.pick(["steps", "ticks", "turns"]), g.small(10, 40), g.pick(["trail", "path", "visited"])
     lines = [f"{pos} = 0", f"{speed} = {g.small(2, 6)}", f"{steps} = 0", f"{trail} = []", f"while {pos} < {limit} and {steps} < {g.small(6, 12)}:",
              f"    {pos} += {speed}", f"    if {pos} % {g.small(2, 4)} == 0:", f"        {speed} = max(1, {speed} - 1)", f"    {trail}.append({pos})", f"    {steps} += 1"]
@@ -63,7 +64,7 @@ def _script_sim(g: G) -> Piece:
     return Piece([], lines, [], "None", module_share=1.0)
 
 
-def _script_helpers(g: G) -> Piece:
+def _script_helpers(g: ProgramRandom) -> Piece:
     fn, n, d = g.pick(["is_prime", "prime", "check_prime"]), g.pick(["n", "num", "cand"]), g.pick(["d", "div", "k"])
     prime = [f"def {fn}({n}):", f"    if {n} < 2:", "        return False", f"    for {d} in range(2, {n}):", f"        if {n} % {d} == 0:",
              "            return False", "    return True"]
@@ -81,7 +82,7 @@ def _script_helpers(g: G) -> Piece:
     return Piece([prime, fizz], lines, [], "None", module_share=1.0)
 
 
-def _script_objects(g: G) -> Piece:
+def _script_objects(g: ProgramRandom) -> Piece:
     """Objects built in a loop at the top level, then asked and changed."""
     cls = class_name(g, ["Robot", "Plant", "Pet", "Lamp", "Car", "Bucket"])
     name, level, grow = g.pick(["name", "label", "tag"]), g.pick(["level", "energy", "height", "water"]), g.pick(["grow", "charge", "feed", "step"])
@@ -97,13 +98,13 @@ def _script_objects(g: G) -> Piece:
     return Piece([cls_def], lines, [], "None", module_share=1.0)
 
 
-def fam_script(g: G) -> Piece:
+def fam_script(g: ProgramRandom) -> Piece:
     """Module-level code with no entry call: definitions, objects, loops, method calls, prints."""
-    kinds: list[Callable[[G], Piece]] = [_script_shop, _script_grades, _script_sim, _script_helpers, _script_objects]
+    kinds: list[Callable[[ProgramRandom], Piece]] = [_script_shop, _script_grades, _script_sim, _script_helpers, _script_objects]
     return g.choice(kinds)(g)  # type: ignore[arg-type]
 
 
-FAMILIES: dict[str, Callable[[G], Piece]] = {**OBJECT_FAMILIES, **FLOW_FAMILIES, **RECURSION_FAMILIES, "script": fam_script}
+FAMILIES: dict[str, Callable[[ProgramRandom], Piece]] = {**OBJECT_FAMILIES, **FLOW_FAMILIES, **RECURSION_FAMILIES, "script": fam_script}
 FAMILY_NAMES: list[str] = list(FAMILIES)
 # Relative weights (tunable); roughly uniform, classes and scripts a little more often.
 WEIGHTS: dict[str, float] = {name: 1.0 for name in FAMILY_NAMES} | {"script": 1.5, "printing": 0.6, "class_inherit": 1.2}
@@ -121,7 +122,8 @@ def make_family_program(rng: random.Random, family: str) -> Program:
     piece = FAMILIES[family](g)
     module = g.chance(piece.module_share)
     source, call, entry = render(g, piece, module)
-    return Program(source, call, entry, family, program_hash(source), "generated")
+    # its own origin, so that the stats count these programs apart from the function generator's
+    return Program(source, call, entry, family, program_hash(source), "python")
 
 
 def generate(seed: int, n: int, dedup: bool = True) -> list[Program]:

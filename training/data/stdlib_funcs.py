@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 from .extract import program_source
-from .generator import Program, normalize, program_hash
+from .programs import Program, normalize, program_hash
 from .values import rand_int, rand_word
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,8 +1,9 @@
 """Where training batches come from.
 
 A ``TokenSource`` yields (inputs, targets, weights) tensors of shape [batch, seq]. ``ShardSource``
-reads the sharded token arrays that the dataset builder writes: a folder with ``meta.json``
-(``vocab_size``, ``dtype``, ``train`` and ``val`` file lists) and flat binary token files.
+reads the sharded token arrays that the dataset builder writes (``shard_writer.py``): a folder with
+``meta.json`` (``vocab_size``, ``dtype``, ``train`` and ``val`` file lists) and flat binary token
+files.
 """
 
 from __future__ import annotations
@@ -89,16 +90,3 @@ class ShardSource:
         x = torch.from_numpy(rows[:, :-1].copy())
         y = torch.from_numpy(rows[:, 1:].copy())
         return x, y, torch.from_numpy(weights)
-
-
-def write_shards(folder: Path, vocab_size: int, train: list[np.ndarray], val: list[np.ndarray]) -> None:
-    """Writes token arrays in the layout ShardSource reads (used by the builder and by tests)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    dtype = np.uint16 if vocab_size <= 65535 else np.uint32
-    meta: dict[str, object] = {"vocab_size": vocab_size, "dtype": np.dtype(dtype).name, "train": [], "val": []}
-    for split, arrays in (("train", train), ("val", val)):
-        for i, arr in enumerate(arrays):
-            name = f"{split}_{i:03d}.bin"
-            np.asarray(arr, dtype=dtype).tofile(folder / name)
-            meta[split].append(name)  # type: ignore[union-attr]
-    (folder / "meta.json").write_text(json.dumps(meta, indent=2))

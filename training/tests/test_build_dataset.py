@@ -13,6 +13,9 @@ import pytest
 
 from training import build_dataset as bd
 from training import format as fmt
+from training import trace_backend as tb
+from training.data.documents import tokenize_trajectory, window_documents
+from training.data.recipe import Recipe
 from training.data.token_source import ShardSource
 from training.data.trajectories import sample_trajectory
 from training.data.trajectories import trajectory_texts
@@ -20,7 +23,7 @@ from training.tokenizer import NdbTokenizer, count_chunks, train_bpe
 from training.train_tokenizer import FIXTURE_RECORDINGS, read_recordings
 
 ROOT = Path(__file__).resolve().parents[2]
-CAN_TRACE = bd.IN_PROCESS or (shutil.which("node") is not None and (ROOT / "node_modules/pyodide").exists())
+CAN_TRACE = tb.IN_PROCESS or (shutil.which("node") is not None and (ROOT / "node_modules/pyodide").exists())
 needs_tracer = pytest.mark.skipif(not CAN_TRACE, reason="needs Python >= 3.12, or node with pyodide installed")
 
 
@@ -42,10 +45,10 @@ def test_tokenized_pieces_equal_the_whole_and_truncation_keeps_a_trajectory(tok_
     for i in range(80):
         rec = recs[i % len(recs)]
         traj = sample_trajectory(rec, rng).render(rec)
-        ids, ctx, states, kept, truncated = bd.tokenize_trajectory(tok, traj, 10_000)
+        ids, ctx, states, kept, truncated = tokenize_trajectory(tok, traj, 10_000)
         assert ids == tok.encode(traj.text()) and not truncated and kept == len(traj.steps)
         assert len(states) == kept + 1 and ctx == len(tok.encode(traj.context))
-        short, _, sstates, skept, strunc = bd.tokenize_trajectory(tok, traj, len(ids) - 1)
+        short, _, sstates, skept, strunc = tokenize_trajectory(tok, traj, len(ids) - 1)
         n_trunc += strunc
         assert strunc and len(short) <= len(ids) - 1
         if skept or len(short) < len(ids) - 1:  # cut at a state boundary: still a whole trajectory
@@ -66,8 +69,8 @@ def test_window_cuts_a_long_trajectory_into_documents_that_start_at_a_full_state
         rec = recs[i % len(recs)]
         traj = sample_trajectory(rec, rng).render(rec)
         whole = tok.encode(traj.text())
-        docs = bd.window_documents(tok, traj, rec, len(traj.steps), window)
-        assert bd.window_documents(tok, traj, rec, len(traj.steps), len(whole)) == [whole]
+        docs = window_documents(tok, traj, rec, len(traj.steps), window)
+        assert window_documents(tok, traj, rec, len(traj.steps), len(whole)) == [whole]
         texts = [tok.decode(d) for d in docs]
         assert all(d[-1] == end for d in docs)
         lines = fmt.source_lines(rec["source"])
@@ -95,41 +98,79 @@ def test_window_cuts_a_long_trajectory_into_documents_that_start_at_a_full_state
 
 @needs_tracer
 def test_backend_traces_like_python_3_12_and_counts_runaways() -> None:
-    backend = bd.TraceBackend(max_events=300, time_limit=5.0)
+    backend = tb.TraceBackend(max_events=300, time_limit=5.0)
     try:
         rec, err = backend.record("def f(xs):\n    ys = [x * 2 for x in xs]\n    return sum(ys)\n", "f([1, 2, 3])")
         assert err is None and rec["exit"]["status"] == "normal" and rec["exit"]["value"] == "12"
         # PEP 709 (3.12+): the comprehension is inlined, no <listcomp> frame
         assert {e["function"] for e in rec["events"]} == {"f"}
         rec, err = backend.record("def g():\n    n = 0\n    while True:\n        n += 1\n", "g()")
-        assert err is None and bd.STATUS_NAMES[rec["exit"]["status"]] == "over_budget" and len(rec["events"]) >= 300
+        assert err is None and tb.STATUS_NAMES[rec["exit"]["status"]] == "over_budget" and len(rec["events"]) >= 300
         rec, err = backend.record("def h(x):\n    return x[5]\n", "h([1])")
-        assert bd.STATUS_NAMES[rec["exit"]["status"]] == "raised"
+        assert tb.STATUS_NAMES[rec["exit"]["status"]] == "raised"
         rec, err = backend.record("def h(x:\n", "h(1)")
-        assert bd.STATUS_NAMES[rec["exit"]["status"]] == "could_not_run" and not rec["events"]
+        assert tb.STATUS_NAMES[rec["exit"]["status"]] == "could_not_run" and not rec["events"]
     finally:
         backend.close()
 
 
-@pytest.mark.skipif(bd.IN_PROCESS or shutil.which("node") is None, reason="the Node backend is not used here")
+@pytest.mark.skipif(tb.IN_PROCESS or shutil.which("node") is None, reason="the Node backend is not used here")
 def test_a_tracer_that_does_not_answer_is_killed(tmp_path: Path) -> None:
     silent = tmp_path / "silent.mjs"
     silent.write_text("process.stdin.on('data', () => {}); setInterval(() => {}, 1000);\n")
-    backend = bd.TraceBackend(hard_timeout=0.5, load_timeout=0.5, node_script=silent)
+    backend = tb.TraceBackend(hard_timeout=0.5, load_timeout=0.5, node_script=silent)
     rec, err = backend.record("def f():\n    return 1\n", "f()")
     assert rec is None and err == "hard_stop" and backend.proc is None and backend.restarts == 1
 
 
+SET_OF_STRINGS = "def f():\n    s = {'L', 'E', 'P', 'apple', 'x', 'yz', 'q'}\n    return s\n"
+
+
+@pytest.mark.skipif(tb.IN_PROCESS or not CAN_TRACE, reason="the Node tracer is not used here")
+def test_the_node_tracer_orders_a_set_of_strings_the_same_in_every_process() -> None:
+    values = set()
+    for _ in range(3):  # each backend starts its own Node, so its own Pyodide
+        backend = tb.TraceBackend()
+        try:
+            rec, err = backend.record(SET_OF_STRINGS, "f()")
+            assert err is None
+            values.add(rec["exit"]["value"])
+        finally:
+            backend.close()
+    assert len(values) == 1, values
+
+
+def _hash_of_a_string(_: int) -> int:
+    return hash("ndb")
+
+
+def test_spawned_workers_hash_strings_with_a_fixed_seed() -> None:
+    import multiprocessing as mp
+    import os
+
+    from training.data.workers import hash_seed_for_children
+
+    before = os.environ.get("PYTHONHASHSEED")
+    seen = set()
+    for _ in range(2):
+        with hash_seed_for_children():
+            with mp.get_context("spawn").Pool(1) as pool:
+                seen.add(pool.map(_hash_of_a_string, [0])[0])
+    assert len(seen) == 1 and os.environ.get("PYTHONHASHSEED") == before
+
+
 @needs_tracer
 def test_tiny_dataset_reads_back_and_is_deterministic(tmp_path: Path, tok_dir: Path) -> None:
-    kw = dict(tokens=4000, tokenizer=tok_dir, seed=3, stdlib_share=0.5, task_size=8, shard_tokens=1500, what_if_share=0.5, quiet=True)
-    report = bd.build(out=tmp_path / "a", workers=2, **kw)
-    again = bd.build(out=tmp_path / "b", workers=1, **kw)
+    recipe = Recipe(tokens=4000, tokenizer=str(tok_dir), seed=3, stdlib_share=0.5, what_if_share=0.5)
+    kw = dict(task_size=8, shard_tokens=1500, quiet=True)
+    report = bd.build(recipe, tmp_path / "a", workers=2, **kw)
+    again = bd.build(recipe, tmp_path / "b", workers=1, **kw)
     meta = json.loads((tmp_path / "a/meta.json").read_text())
     for split in ("train", "val"):
         for name in meta[split]:
             assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
     assert again["programs"] == report["programs"]
+    assert Recipe.load(tmp_path / "a/recipe.json") == recipe and report["recipe"] == recipe.to_dict()
 
     tok = NdbTokenizer.load(tmp_path / "a/tokenizer")
     assert meta["vocab_size"] == tok.vocab_size == 700

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from training.data import corpus
-from training.data.generator import is_held_out
+from training.data.programs import is_held_out
 from training.real_engine import tracer
 
 SORTS = '''"""Sorting."""

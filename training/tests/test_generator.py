@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from training.data import generator as gen
+from training.data.programs import is_held_out, program_hash
 from training.data.values import rand_value, source_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,10 +52,10 @@ def test_dedup_and_held_out_split() -> None:
     progs = list(gen.generate(2, 1500))
     ids = [p.program_id for p in progs]
     assert len(set(ids)) == len(ids) == 1500
-    assert gen.program_hash("def f(x):\n    return x  # c\n\n") == gen.program_hash("def f(x):\n    return x\n")
-    held = [p for p in progs if gen.is_held_out(p.program_id, 5.0)]
+    assert program_hash("def f(x):\n    return x  # c\n\n") == program_hash("def f(x):\n    return x\n")
+    held = [p for p in progs if is_held_out(p.program_id, 5.0)]
     assert 20 <= len(held) <= 150  # about 5 %
-    assert all(gen.is_held_out(p.program_id, 5.0) for p in held)  # a property of the program alone
+    assert all(is_held_out(p.program_id, 5.0) for p in held)  # a property of the program alone
 
 
 def test_coverage_of_families_and_constructs() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from training import build_dataset as bd
+from training import trace_backend as tb
 from training import format as fmt
 from training.data.live_source import LiveSource, LiveSourceError
 from training.data.trajectories import trajectory_texts
@@ -29,7 +29,7 @@ def tok_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-@pytest.mark.skipif(bd.IN_PROCESS, reason="this Python can trace in-process")
+@pytest.mark.skipif(tb.IN_PROCESS, reason="this Python can trace in-process")
 def test_old_python_gets_a_clear_error(tok_dir: Path, tmp_path: Path) -> None:
     with pytest.raises(LiveSourceError, match="3.12"):
         LiveSource(tok_dir, workers=1)
@@ -45,9 +45,9 @@ def test_old_python_gets_a_clear_error(tok_dir: Path, tmp_path: Path) -> None:
     assert proc.returncode == 2 and "--data" in proc.stderr
 
 
-@pytest.mark.skipif(not bd.IN_PROCESS and shutil.which("node") is None, reason="no tracer")
+@pytest.mark.skipif(not tb.IN_PROCESS and shutil.which("node") is None, reason="no tracer")
 def test_batches_come_from_fresh_trajectories(tok_dir: Path) -> None:
-    src = LiveSource(tok_dir, workers=1, task_size=8, allow_node=not bd.IN_PROCESS, wait_timeout=120)
+    src = LiveSource(tok_dir, workers=1, task_size=8, allow_node=not tb.IN_PROCESS, wait_timeout=120)
     try:
         assert src.vocab_size == 600
         x, y, w = src.batch(3, 48)
@@ -55,18 +55,18 @@ def test_batches_come_from_fresh_trajectories(tok_dir: Path) -> None:
         assert (x[:, 1:] == y[:, :-1]).all() and int(x.max()) < 600 and float(w.sum()) == 3 * 48
         xv, _, _ = src.batch(2, 16, split="val")
         assert xv.shape == (2, 16)
-        assert src.stats["programs"] > 0 and src.stats["tokens:val"] > 0
+        assert src.stats.unique > 0 and src.stats.split_tokens["val"] > 0
         tok = NdbTokenizer.load(tok_dir)
         text = tok.decode(src.buffers["train"][:4000].tolist())
         assert text.count(fmt.TRACE_CONTEXT_START) >= 1 and fmt.TRACE_END in text
-        before = src.stats["programs"]
+        before = src.stats.unique
         for _ in range(20):
             src.batch(2, 32)
-            if src.stats["programs"] > before:
+            if src.stats.unique > before:
                 break
             import time
 
             time.sleep(0.2)
-        assert src.stats["programs"] > before  # the workers keep drawing
+        assert src.stats.unique > before  # the workers keep drawing
     finally:
         src.close()

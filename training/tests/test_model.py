@@ -12,7 +12,8 @@ import numpy as np
 import onnx
 import torch
 
-from training.data.token_source import ShardSource, write_shards
+from training.data.shard_writer import write_shards
+from training.data.token_source import ShardSource
 from training.export import export_onnx
 from training.model import Decoder, ModelConfig
 from training.train import load_config, load_model, train

@@ -16,8 +16,9 @@ from functools import lru_cache
 
 import pytest
 
-from training import build_dataset as bd
 from training.data import python_families as pf
+from training.data.recipe import Recipe
+from training.data.sources import draw_program
 from training.real_engine import tracer
 
 MAX_EVENTS = 2000
@@ -42,7 +43,7 @@ def _family_programs(family: str, n: int = 25) -> tuple:
 def test_every_family_compiles_and_names_itself(family: str) -> None:
     for p in _family_programs(family):
         compile(p.source, "main.py", "exec")
-        assert p.family == family and p.origin == "generated" and len(p.program_id) == 40
+        assert p.family == family and p.origin == "python" and len(p.program_id) == 40
         if p.call:
             call = ast.parse(p.call, mode="eval").body
             assert isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == p.entry
@@ -158,11 +159,13 @@ def test_cli_prints_jsonl() -> None:
     assert {"source", "call", "entry", "family", "program_id", "origin"} <= set(rows[0])
 
 
-def test_build_dataset_draws_families_only_with_a_python_share() -> None:
-    for i in range(30):
-        # no share: the same programs as before the option existed
-        assert bd.make_program(random.Random(f"0:{i}"), 0.25) == bd.make_program(random.Random(f"0:{i}"), 0.25, python_share=0.0)
-    drawn = [bd.make_program(random.Random(f"0:{i}"), 0.0, python_share=0.5) for i in range(200)]
-    ours = sum(p.family in pf.FAMILY_NAMES for p in drawn)
-    assert 60 < ours < 140
-    assert all(p.family in pf.FAMILY_NAMES for p in (bd.make_program(random.Random(f"1:{i}"), 0.25, python_share=1.0) for i in range(20)))
+def test_a_recipe_draws_families_only_with_a_python_share() -> None:
+    without = [draw_program(random.Random(f"0:{i}"), Recipe(stdlib_share=0.25)) for i in range(100)]
+    assert all(p is not None and p.origin != "python" for p in without)
+    drawn = [draw_program(random.Random(f"0:{i}"), Recipe(stdlib_share=0.0, python_share=0.5)) for i in range(200)]
+    ours = [p for p in drawn if p is not None and p.origin == "python"]
+    assert 60 < len(ours) < 140 and all(p.family in pf.FAMILY_NAMES for p in ours)
+    # the other half is the function generator's, labelled as such
+    assert all(p.origin == "generated" and p.family not in pf.FAMILY_NAMES for p in drawn if p is not None and p.origin != "python")
+    every = [draw_program(random.Random(f"1:{i}"), Recipe(stdlib_share=0.0, python_share=1.0)) for i in range(20)]
+    assert all(p is not None and p.origin == "python" and p.family in pf.FAMILY_NAMES for p in every)

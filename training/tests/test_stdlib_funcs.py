@@ -70,7 +70,7 @@ def test_deterministic_and_split_by_function() -> None:
 
 @pytest.mark.skipif(shutil.which("node") is None and not __import__("sys").version_info >= (3, 12), reason="no tracer")
 def test_traced_stdlib_program_steps_into_its_helpers() -> None:
-    from training.build_dataset import TraceBackend
+    from training.trace_backend import TraceBackend
 
     source = sf.build_source("heapq", "heappop")
     backend = TraceBackend()

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from training import build_dataset as bd
+from training import trace_backend as tb
 from training.actions import Action
 from training.data.trajectories import TrajectorySpec
 from training.format import render_trajectory
@@ -38,14 +38,14 @@ def test_editable_locals_are_simple_literals() -> None:
 
 
 @pytest.fixture(scope="module")
-def backend() -> bd.TraceBackend:
-    b = bd.TraceBackend()
+def backend() -> tb.TraceBackend:
+    b = tb.TraceBackend()
     yield b
     b.close()
 
 
 @needs_tracer
-def test_the_run_goes_on_from_the_edited_value(backend: bd.TraceBackend) -> None:
+def test_the_run_goes_on_from_the_edited_value(backend: tb.TraceBackend) -> None:
     call = "f([1, 2, 3])"
     rec, err = backend.record(SOURCE, call)
     assert rec is not None, err
@@ -78,7 +78,7 @@ def test_the_run_goes_on_from_the_edited_value(backend: bd.TraceBackend) -> None
 
 
 @needs_tracer
-def test_an_edit_that_the_program_cannot_take_gives_no_trajectory(backend: bd.TraceBackend) -> None:
+def test_an_edit_that_the_program_cannot_take_gives_no_trajectory(backend: tb.TraceBackend) -> None:
     rec, _ = backend.record(SOURCE, "f([1])")
     assert rec is not None
     spec = TrajectorySpec("forward", "steps", None)
