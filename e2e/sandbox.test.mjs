@@ -4,10 +4,24 @@
 // Python worker's realm holds none of those APIs; ordinary programs run as before.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { LOAD_TIMEOUT, button, idle, setCode, status } from './helpers.mjs';
+import { join } from 'node:path';
+import { LOAD_TIMEOUT, ROOT, button, idle, output, pasteCode, startStatic, status } from './helpers.mjs';
 import { useApp } from './setup.mjs';
 
 const MARK = 'ndb-sandbox-probe';
+
+/** Leaves patched print and json.dumps behind in the interpreter it ran in. */
+const POISONING_PROGRAM = [
+  'import json, builtins',
+  '_dumps = json.dumps',
+  'def dumps(obj, *args, **kwargs):',
+  '    if isinstance(obj, dict) and "stdout" in obj:',
+  '        obj["stdout"] = "FORGED"',
+  '    return _dumps(obj, *args, **kwargs)',
+  'json.dumps = dumps',
+  'builtins.print = lambda *a, **k: None',
+  '',
+].join('\n');
 
 /** Gets past Python's own layer as an expert could (sandbox.py says why it is not the boundary). */
 const PAST_PYTHON = [
@@ -18,6 +32,31 @@ const PAST_PYTHON = [
   'sys.modules.update(guard.hidden)',
   'sys.meta_path.remove(g["ndb_sandbox"]._HiddenFinder)',
   'import js, pyodide_js',
+  '',
+].join('\n');
+
+/** Past Python's layer, then the worker's global object through a
+ * timer's `this` (after the run: a timer cannot fire during it): keeps in `sys` what of the closed
+ * APIs is still there and which ways to make code from a string still work; run again (the same
+ * program, so the same interpreter), it prints what it kept. */
+const REALM_PROBE = [
+  PAST_PYTHON,
+  'from pyodide.ffi import create_proxy',
+  'NAMES = ["fetch", "XMLHttpRequest", "WebSocket", "EventSource", "caches", "indexedDB", "Worker", "SharedWorker", "BroadcastChannel", "importScripts", "postMessage", "FontFace"]',
+  'def probe(this):',
+  '    makers = {"eval": lambda: this.eval("1"), "Function": lambda: this.Function("return 1"), "constructor": lambda: pyodide_js.runPython.constructor("return 1"), "setTimeout": lambda: this.setTimeout("1")}',
+  '    works = []',
+  '    for name, make in makers.items():',
+  '        try:',
+  '            make()',
+  '            works.append(name)',
+  '        except Exception:',
+  '            pass',
+  '    sys.ndb_probe = f"open: {[n for n in NAMES if getattr(this, n, None) is not None]}\\ncode from strings: {works}"',
+  'if hasattr(sys, "ndb_probe"):',
+  '    print(sys.ndb_probe)',
+  'else:',
+  '    pyodide_js._api.scheduleCallback(create_proxy(probe, capture_this=True), 0)',
   '',
 ].join('\n');
 
@@ -36,7 +75,7 @@ let errors;
 const requests = [];
 
 async function runModule(code) {
-  await setCode(page, code);
+  await pasteCode(page, code);
   await page.getByLabel('Call', { exact: true }).fill('');
   await button(page, 'Restart').click();
   await page.locator('[role="toolbar"][aria-busy="false"]').waitFor({ timeout: LOAD_TIMEOUT });
@@ -57,14 +96,27 @@ describe('the sandbox in the browser', () => {
     app.browser.context.on('request', (r) => requests.push(r.url()));
   });
 
-  it("closes the Python worker's realm: no storage, network or other realm", async () => {
-    const worker = page.workers().find((w) => w.url().includes('pyodide.worker'));
-    assert.ok(worker, 'the Python worker runs');
-    const open = await worker.evaluate(() =>
-      ['fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource', 'caches', 'indexedDB', 'Worker', 'SharedWorker', 'BroadcastChannel', 'importScripts', 'postMessage', 'FontFace'].filter((n) => n in self),
-    );
-    assert.deepEqual(open, []);
-    assert.deepEqual(await worker.evaluate(() => ['storage', 'locks', 'serviceWorker'].filter((n) => n in navigator)), []);
+  it("closes the Python worker's realm: no storage, network, other realm or code from strings", async () => {
+    // Seen from inside, as a program past Python's layer sees it (Playwright's own evaluate in the
+    // worker needs eval, which the worker no longer has): the timer's `this` is the worker's global.
+    await runModule(REALM_PROBE);
+    await page.waitForTimeout(500);
+    await button(page, 'Restart').click();
+    await idle(page);
+    await button(page, 'Continue').click();
+    await idle(page);
+    assert.equal(await output(page), 'open: []\ncode from strings: []\n');
+  });
+
+  it('runs the next program in a fresh interpreter: what one leaves behind does not reach it', async () => {
+    // patches print and json.dumps (which the tracer uses after the program), then a second
+    // program prints: it must show its own output, recorded honestly
+    await runModule(POISONING_PROGRAM);
+    await runModule('print("mine")\n');
+    await button(page, 'Continue').click();
+    await idle(page);
+    assert.match(await status(page).textContent(), /^Program finished/);
+    assert.equal(await output(page), 'mine\n');
   });
 
   it('leaves the origin untouched and sends nothing, whatever the program tries', async () => {
@@ -91,5 +143,24 @@ describe('the sandbox in the browser', () => {
     await idle(page);
     assert.match(await status(page).textContent(), /^Program finished/);
     assert.deepEqual(errors, []);
+  });
+});
+
+describe('the sandbox on a host that sends no headers, with no service worker', () => {
+  // No Content-Security-Policy for the worker's script (a first visit to a static host, or a
+  // browser that refuses service workers): the worker's own lockdown is all there is.
+  const app = useApp({ open: '', start: () => startStatic(join(ROOT, 'dist'), '/'), options: { serviceWorkers: 'block' } });
+  before(() => {
+    ({ page, errors } = app);
+  });
+
+  it('still leaves no storage, network or way to make code from a string', async () => {
+    await runModule(REALM_PROBE);
+    await page.waitForTimeout(500);
+    await button(page, 'Restart').click();
+    await idle(page);
+    await button(page, 'Continue').click();
+    await idle(page);
+    assert.equal(await output(page), 'open: []\ncode from strings: []\n');
   });
 });

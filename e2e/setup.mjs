@@ -12,11 +12,11 @@ import { launchBrowser, openApp, startPreview, watchErrors } from './helpers.mjs
  * Options: `start`, another server than `vite preview` on dist/ (e.g. () => startStatic(…));
  * `args`, more Chromium flags.
  */
-export function useApp({ open, start = startPreview, args = [] } = {}) {
+export function useApp({ open, start = startPreview, args = [], options = {} } = {}) {
   const app = { server: undefined, browser: undefined, page: undefined, errors: [] };
   before(async () => {
     app.server = await start();
-    app.browser = await launchBrowser(app.server.url, args);
+    app.browser = await launchBrowser(app.server.url, args, options);
     if (open === undefined) return;
     app.page = app.browser.context.pages()[0] ?? (await app.browser.context.newPage());
     app.errors = watchErrors(app.page);

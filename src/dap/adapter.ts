@@ -3,6 +3,7 @@
 // stopped (src/core/navigator.ts), backwards as well as forwards. Requests are answered one at a
 // time, in order, since each may move the session the next one reads.
 
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { DebugSession, ExitedEvent, InitializedEvent, InvalidatedEvent, OutputEvent, StoppedEvent, TerminatedEvent } from '@vscode/debugadapter';
@@ -52,6 +53,13 @@ export class NdbDebugAdapter extends DebugSession {
   private readonly vars = new VariableStore();
   private readonly output = new ProgramOutput();
   private invalidatedEvents = false;
+
+  /** The engine as this debug session sees it: one owner, so that no program of another session
+   * run by the same server shares its interpreter (processHost.ts). */
+  private engine(): Promise<PythonHost> {
+    this.host ??= loadPythonHost().then((host) => host.forOwner(`launch-${randomUUID()}`));
+    return this.host;
+  }
 
   constructor() {
     super();
@@ -124,7 +132,7 @@ export class NdbDebugAdapter extends DebugSession {
       supportsRestartFrame: true,
     };
     // Pyodide takes seconds to load: start now, while the client prepares the launch.
-    this.host = loadPythonHost();
+    this.host = this.engine();
     this.host.catch(() => undefined);
     this.sendResponse(response);
     this.sendEvent(new InitializedEvent());
@@ -136,7 +144,7 @@ export class NdbDebugAdapter extends DebugSession {
       const args = parseLaunchArgs(raw);
       const program = resolve(args.program);
       const source = readProgram(program);
-      const host = await (this.host ??= loadPythonHost());
+      const host = await this.engine();
       const lines = await host.codeLines(source);
       if ('error' in lines) throw new ProgramError(`${program}:${lines.line}: ${lines.error}`);
       const model = args.engine === 'real' ? undefined : await loadLiveModel(args.model);
@@ -211,7 +219,7 @@ export class NdbDebugAdapter extends DebugSession {
           checked = refuse(describe(err));
         }
         if (source !== null) {
-          const host = await (this.host ??= loadPythonHost());
+          const host = await this.engine();
           const lines = await host.codeLines(source);
           checked = await checkBreakpoints(requested, {
             codeLines: 'error' in lines ? { error: lines.error } : new Set(lines.lines),

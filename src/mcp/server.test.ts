@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
-import { hostilePrograms } from '../realEngine/testing/hostilePrograms';
+import { hostilePrograms, POISONING_PROGRAM } from '../realEngine/testing/hostilePrograms';
 import { startMcp, type McpTestClient } from './testing/mcpClient';
 
 const CODE = ['def f(xs):', '    s = 0', '    for x in xs:', '        s += x', '    return s', '', 'def g(n):', '    print("g", n)', '    return f(list(range(n))) * 2', ''].join('\n');
@@ -149,6 +149,16 @@ describe('ndb mcp', () => {
     const next = (await ok('start_session', { code: CODE, call: 'g(2)' })).session as string;
     expect((await ok('step', { session: next, action: 'continue' })).state).toMatchObject({ event: 'exit', status: 'normal', value: '2' });
     await ok('end_session', { session: next });
+  }, 300_000);
+
+  it("gives each session an interpreter of its own: what one session's program leaves behind never reaches another's", async () => {
+    const attacker = (await ok('start_session', { code: POISONING_PROGRAM })).session as string;
+    await ok('step', { session: attacker, action: 'continue' });
+    const victim = (await ok('start_session', { code: CODE, call: 'g(2)' })).session as string;
+    const { state } = await ok('step', { session: victim, action: 'continue' });
+    expect(state).toMatchObject({ event: 'exit', status: 'normal', value: '2', stdout: 'g 2\n' });
+    await ok('end_session', { session: attacker });
+    await ok('end_session', { session: victim });
   }, 120_000);
 
   it('bounds the number of sessions', async () => {

@@ -1,7 +1,7 @@
 // The Pyodide worker's client against stand-in workers: answers are matched to requests by id,
 // stale answers (a repeated id, a replaced worker) are dropped, and a restart fails what waits.
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Recording } from '../core/trace';
 import { EngineClient, EngineError, type WorkerRequest, type WorkerResponse } from './client';
 
@@ -62,7 +62,7 @@ describe('EngineClient', () => {
     w.answer({ type: 'recorded', id: ids[0]!, recording: recording('late'), elapsedMs: 1 });
     expect((await first).exit.value).toBe('x');
     expect(await second).toEqual({ value: '1' });
-    const failing = engine.record('raise', '');
+    const failing = engine.record('a = 1', '');
     await tick();
     w.answer({ type: 'error', id: w.idOf('record'), message: 'boom' });
     await expect(failing).rejects.toMatchObject({ message: 'boom', kind: 'engine' });
@@ -87,5 +87,48 @@ describe('EngineClient', () => {
     await tick();
     workers[1]!.answer({ type: 'recorded', id: workers[1]!.idOf('record'), recording: recording('fresh'), elapsedMs: 1 });
     expect((await next).exit.value).toBe('fresh');
+  });
+
+  it('runs another program in a fresh worker (made ahead), and the same program in its own', async () => {
+    vi.useFakeTimers();
+    try {
+      const { engine, workers } = client();
+      const first = workers[0]!;
+      first.answer(READY);
+      const answer = async (w: StandInWorker, value: string): Promise<void> => {
+        await vi.advanceTimersByTimeAsync(0);
+        w.answer({ type: 'recorded', id: w.idOf('record'), recording: recording(value), elapsedMs: 1 });
+      };
+      let run = engine.record('a = 1', '');
+      await answer(first, 'a');
+      expect((await run).exit.value).toBe('a');
+      // the same program with other options (an edit, a watch) stays where it ran
+      run = engine.record('a = 1', '', { watch: ['a'] });
+      await answer(first, 'a again');
+      await run;
+      expect(workers).toHaveLength(1);
+      // the worker for the next program is made ahead
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(workers).toHaveLength(2);
+      const spare = workers[1]!;
+      expect(spare.sent).toEqual([]);
+      run = engine.record('b = 2', '');
+      expect(first.terminated).toBe(true);
+      // a real worker holds its messages until init: it answers ready only now
+      expect(spare.sent[0]).toMatchObject({ type: 'init' });
+      spare.answer(READY);
+      await answer(spare, 'b');
+      expect((await run).exit.value).toBe('b');
+      // a different call is another program too
+      await vi.advanceTimersByTimeAsync(2_000);
+      run = engine.record('b = 2', 'print(1)');
+      expect(spare.terminated).toBe(true);
+      workers[2]!.answer(READY);
+      await answer(workers[2]!, 'c');
+      expect((await run).exit.value).toBe('c');
+      engine.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

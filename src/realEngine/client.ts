@@ -6,6 +6,13 @@
 // stopped in two steps: first Python's interrupt buffer (a SharedArrayBuffer, only when the page is
 // cross-origin isolated), then, if Python does not come back, the worker is terminated and a fresh
 // one is started.
+//
+// One program, one interpreter: a program can leave things behind in the interpreter it ran in
+// (a patched module, a hook, a timer of the worker's realm) that would run in or spy on the next
+// program. A worker that recorded one program (its source and call) never records another: the
+// next program runs in a fresh worker, prepared ahead after the first recording (it restores the
+// saved interpreter in the background). Runs of the same program with edits, watches or
+// conditions stay in its worker.
 
 import { PendingRequests } from '../core/requests';
 import { Spare } from '../core/spare';
@@ -83,8 +90,22 @@ export function prestartEngineWorker(): void {
 
 const defaultFactory: WorkerFactory = () => workers.take();
 
+/** How long after a recording the worker for the next program is made. */
+const SPARE_DELAY_MS = 1_500;
+
+/** What a worker that ran a program is bound to: the program's source and call. */
+function programKey(source: string, call: string): string {
+  return `${source}\u0000${call}`;
+}
+
 export class EngineClient {
   private worker!: Worker;
+  /** The program the current worker has recorded (null: none yet). */
+  private bound: string | null = null;
+  /** A fresh worker for the next program, made after the first recording. */
+  private spare: Worker | null = null;
+  private disposed = false;
+  private spareTimer: ReturnType<typeof setTimeout> | null = null;
   private interrupt: Uint8Array | null = null;
   private readonly requests = new PendingRequests<Answer>();
   private readyPromise!: Promise<EngineInfo>;
@@ -109,6 +130,17 @@ export class EngineClient {
 
   /** Records a program; rejects with EngineError when the engine fails or must be restarted. */
   async record(source: string, call: string, options: RecordOptions = {}): Promise<Recording> {
+    const key = programKey(source, call);
+    if (this.bound !== null && this.bound !== key) this.replaceWorker();
+    this.bound = key;
+    try {
+      return await this.recordHere(source, call, options);
+    } finally {
+      this.prepareSpare();
+    }
+  }
+
+  private async recordHere(source: string, call: string, options: RecordOptions): Promise<Recording> {
     await this.readyPromise;
     // A run given a longer time limit (the user raised it) is interrupted only after it.
     const limitMs = options.timeLimit !== undefined ? (options.timeLimit + 2) * 1000 : 0;
@@ -181,22 +213,51 @@ export class EngineClient {
   restart(reason: EngineError = new EngineError('The Python engine was restarted.', 'stopped')): void {
     this.worker.terminate();
     this.failAll(reason);
-    this.start();
+    this.bound = null;
+    const spare = this.spare;
+    this.spare = null;
+    this.start(spare ?? undefined);
   }
 
   dispose(): void {
+    this.disposed = true;
+    if (this.spareTimer) clearTimeout(this.spareTimer);
     this.worker.terminate();
+    this.spare?.terminate();
+    this.spare = null;
     this.failAll(new EngineError('The Python engine was shut down.', 'stopped'));
   }
 
-  private start(): void {
+  /** Another program is about to run: the worker that ran the last one goes, the spare (or a new
+   * worker) takes its place. Nothing is pending on it: the app runs one program at a time, and a
+   * request still pending is superseded. */
+  private replaceWorker(): void {
+    this.worker.terminate();
+    this.failAll(new EngineError('Another program started.', 'superseded'));
+    const spare = this.spare;
+    this.spare = null;
+    this.bound = null;
+    this.start(spare ?? undefined);
+  }
+
+  /** Makes the worker for the next program, once this one has recorded a program. */
+  private prepareSpare(): void {
+    if (this.disposed || this.spare || this.bound === null || this.spareTimer) return;
+    // Not at once: the first run of a page shares the CPU with the model's start.
+    this.spareTimer = setTimeout(() => {
+      this.spareTimer = null;
+      if (!this.disposed && !this.spare) this.spare = this.factory();
+    }, SPARE_DELAY_MS);
+  }
+
+  private start(made?: Worker): void {
     this.readyPromise = new Promise<EngineInfo>((resolve, reject) => {
       this.resolveReady = resolve;
       this.rejectReady = reject;
     });
     // Keep an unobserved rejection from being reported as unhandled; callers see it via `ready`.
     this.readyPromise.catch(() => undefined);
-    const worker = this.factory();
+    const worker = made ?? this.factory();
     this.worker = worker;
     worker.onmessage = (ev: MessageEvent<WorkerResponse>) => {
       if (worker === this.worker) this.handle(ev.data);

@@ -15,7 +15,15 @@
 // process answers {ready, loadMs} once, then {id, result} or {id, error, fatal}. A fatal error
 // (Pyodide cannot go on) ends the process after its answer.
 
+import dgram from 'node:dgram';
+import dns from 'node:dns';
 import { constants as fsConstants } from 'node:fs';
+import http from 'node:http';
+import http2 from 'node:http2';
+import https from 'node:https';
+import { syncBuiltinESMExports } from 'node:module';
+import net from 'node:net';
+import tls from 'node:tls';
 import { pathToFileURL } from 'node:url';
 
 const [pyodideDir] = process.argv.slice(2);
@@ -35,6 +43,41 @@ process.binding = (name) => {
 // The network, which Node 20's permission model does not restrict, and what would reach it.
 for (const name of ['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest', 'navigator']) {
   if (name in globalThis) delete globalThis[name];
+}
+closeNetworkModules();
+
+/** Node's own network modules, which Pyodide's code can still import (its socket file system
+ * imports node:net and node:tls): every function that opens a connection, listens, sends a
+ * datagram or asks DNS throws, on the module objects and on the prototypes of their classes, so
+ * that any path to them ends here. The channel to the parent is an IPC pipe made before this runs. */
+function closeNetworkModules() {
+  const refuse = (what) =>
+    function refused() {
+      throw new Error(`${what} is not available in ndb's engine: debugged code has no network`);
+    };
+  const close = (target, names, what) => {
+    for (const name of names) {
+      if (target && typeof target[name] === 'function') {
+        Object.defineProperty(target, name, { value: refuse(`${what}.${name}`), configurable: false, writable: false });
+      }
+    }
+  };
+  close(net, ['connect', 'createConnection', 'createServer'], 'net');
+  close(net.Socket?.prototype, ['connect'], 'net.Socket');
+  close(net.Server?.prototype, ['listen'], 'net.Server');
+  close(tls, ['connect', 'createServer', 'createSecurePair'], 'tls');
+  close(dgram, ['createSocket'], 'dgram');
+  close(dgram.Socket?.prototype, ['bind', 'connect', 'send'], 'dgram.Socket');
+  close(http, ['request', 'get', 'createServer'], 'http');
+  close(https, ['request', 'get', 'createServer'], 'https');
+  close(http2, ['connect', 'createServer', 'createSecureServer'], 'http2');
+  const lookups = Object.keys(dns).filter((name) => /^(lookup|resolve|reverse)/.test(name));
+  close(dns, lookups, 'dns');
+  close(dns.promises, Object.keys(dns.promises ?? {}).filter((name) => /^(lookup|resolve|reverse)/.test(name)), 'dns.promises');
+  close(dns.Resolver?.prototype, Object.getOwnPropertyNames(dns.Resolver?.prototype ?? {}).filter((name) => /^(resolve|reverse)/.test(name)), 'dns.Resolver');
+  close(dns.promises?.Resolver?.prototype, Object.getOwnPropertyNames(dns.promises?.Resolver?.prototype ?? {}).filter((name) => /^(resolve|reverse)/.test(name)), 'dns.promises.Resolver');
+  // `import { connect } from 'node:net'` (and Pyodide's `import('node:net')`) read these too.
+  syncBuiltinESMExports();
 }
 
 const { loadPyodide } = await import(pathToFileURL(`${pyodideDir}/pyodide.mjs`).href);
@@ -56,6 +99,19 @@ for (const name of ['binding', '_linkedBinding', 'dlopen', 'getBuiltinModule', '
   }
 }
 for (const key of Object.keys(process.env)) delete process.env[key];
+// Pyodide's sockets over Node's (its `useNodeSockFS`): refused before they are set up.
+const pyodideApi = /** @type {{ _api?: Record<string, unknown> }} */ (pyodide)._api;
+for (const name of ['initializeNodeSockFS', '_nodeSock']) {
+  if (pyodideApi && name in pyodideApi) {
+    Object.defineProperty(pyodideApi, name, {
+      value: () => {
+        throw new Error(`${name} is not available in ndb's engine: debugged code has no network`);
+      },
+      configurable: false,
+      writable: false,
+    });
+  }
+}
 
 const modules = new Map();
 

@@ -1,26 +1,34 @@
 // Several engine processes behind one PythonHost, for a server that holds many sessions at once
 // (`ndb mcp`): a run stuck inside one uninterruptible call holds its process until the deadline,
-// and every other request goes to another one. One process is kept idle and warm beside the busy
-// ones (up to `max`), so that a request never waits for Python to start.
+// and every other request goes to another one. Each owner (a session: processHost.ts, one owner
+// one interpreter) keeps to the process it ran in; a new owner gets a fresh process, which is
+// kept warm beside the busy ones (up to `max`) so that a new session never waits for Python to
+// start. With more owners than processes, an idle process of another owner is replaced by a
+// fresh one.
 
 import type { Recording } from '../core/trace';
 import type { CodeLines, LocalsEvaluation, PythonHost } from './pythonHost';
-import { ProcessHost, type ProcessHostOptions } from './processHost';
+import { DEFAULT_OWNER, ProcessHost, type ProcessHostOptions } from './processHost';
 import type { RecordOptions } from './realEngine';
 
 export interface PoolOptions extends ProcessHostOptions {
-  /** The most processes at once (default 3). */
+  /** The most processes at once (default 4). */
   max?: number;
 }
 
 export class ProcessPool implements PythonHost {
   private readonly hosts: ProcessHost[] = [];
   private readonly max: number;
+  /** When each host last served a request (the least recent idle one is reused first). */
+  private readonly usedAt = new Map<ProcessHost, number>();
+  private clock = 0;
+  private readonly byDefault: PythonHost;
 
   constructor(private readonly options: PoolOptions = {}) {
-    this.max = Math.max(2, options.max ?? 3);
+    this.max = Math.max(2, options.max ?? 4);
     this.add();
     this.add();
+    this.byDefault = this.forOwner(DEFAULT_OWNER);
   }
 
   /** Resolves once the first process is ready. */
@@ -33,32 +41,46 @@ export class ProcessPool implements PythonHost {
     return this.hosts.length;
   }
 
+  forOwner(owner: string): PythonHost {
+    const on = <T>(task: (host: PythonHost) => Promise<T>): Promise<T> => this.use(owner, task);
+    return {
+      record: (source, call, options) => on((h) => h.record(source, call, options)),
+      codeLines: (source) => on((h) => h.codeLines(source)),
+      expressionError: (expr) => on((h) => h.expressionError(expr)),
+      evaluateOnLocals: (expr, locals) => on((h) => h.evaluateOnLocals(expr, locals)),
+      sameValue: (predicted, expected) => on((h) => h.sameValue(predicted, expected)),
+      firstArgument: (args) => on((h) => h.firstArgument(args)),
+      callArguments: (values) => on((h) => h.callArguments(values)),
+      forOwner: (other) => this.forOwner(other),
+    };
+  }
+
   record(source: string, call: string, options?: RecordOptions): Promise<Recording> {
-    return this.use((h) => h.record(source, call, options));
+    return this.byDefault.record(source, call, options);
   }
 
   codeLines(source: string): Promise<CodeLines> {
-    return this.use((h) => h.codeLines(source));
+    return this.byDefault.codeLines(source);
   }
 
   expressionError(expr: string): Promise<string | null> {
-    return this.use((h) => h.expressionError(expr));
+    return this.byDefault.expressionError(expr);
   }
 
   evaluateOnLocals(expr: string, locals: Record<string, string>): Promise<LocalsEvaluation> {
-    return this.use((h) => h.evaluateOnLocals(expr, locals));
+    return this.byDefault.evaluateOnLocals(expr, locals);
   }
 
   sameValue(predicted: string, expected: string): Promise<boolean> {
-    return this.use((h) => h.sameValue(predicted, expected));
+    return this.byDefault.sameValue(predicted, expected);
   }
 
   firstArgument(args: string): Promise<string | null> {
-    return this.use((h) => h.firstArgument(args));
+    return this.byDefault.firstArgument(args);
   }
 
   callArguments(values: readonly string[]): Promise<string | null> {
-    return this.use((h) => h.callArguments(values));
+    return this.byDefault.callArguments(values);
   }
 
   async close(): Promise<void> {
@@ -66,18 +88,28 @@ export class ProcessPool implements PythonHost {
   }
 
   private add(): ProcessHost {
-    const host = new ProcessHost(this.options);
+    // The pool keeps its own fresh process; its hosts keep none each.
+    const host = new ProcessHost({ ...this.options, spare: false });
     this.hosts.push(host);
     return host;
   }
 
-  /** An idle process (a ready one first), else the least busy; then a warm spare if none is left
-   * idle and there is room for one. */
-  private use<T>(task: (host: ProcessHost) => Promise<T>): Promise<T> {
+  /** The owner's own process; else a fresh idle one (a ready one first); else a new one while
+   * there is room; else the least recently used idle one (replaced by a fresh process), or the
+   * least busy. Then a fresh spare, if none is left and there is room for one. */
+  private use<T>(owner: string, task: (host: PythonHost) => Promise<T>): Promise<T> {
     const idle = this.hosts.filter((h) => h.busy === 0);
-    const host = idle.find((h) => h.isReady) ?? idle[0] ?? [...this.hosts].sort((a, b) => a.busy - b.busy)[0]!;
-    const run = task(host);
-    if (this.hosts.every((h) => h.busy > 0) && this.hosts.length < this.max) this.add();
+    const fresh = idle.filter((h) => h.owner === null);
+    const host =
+      this.hosts.find((h) => h.owner === owner) ??
+      fresh.find((h) => h.isReady) ??
+      fresh[0] ??
+      (this.hosts.length < this.max ? this.add() : undefined) ??
+      [...idle].sort((a, b) => (this.usedAt.get(a) ?? 0) - (this.usedAt.get(b) ?? 0))[0] ??
+      [...this.hosts].sort((a, b) => a.busy - b.busy)[0]!;
+    this.usedAt.set(host, ++this.clock);
+    const run = task(host.forOwner(owner));
+    if (!this.hosts.some((h) => h.owner === null && h.busy === 0) && this.hosts.length < this.max) this.add();
     return run;
   }
 }

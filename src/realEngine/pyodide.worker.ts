@@ -16,7 +16,8 @@
 //
 // Debugged code is untrusted: `import js` gives an empty namespace, and before the first program
 // runs the worker closes its own realm (workerLockdown.ts: no storage of the app's origin, no
-// network, no other realm). Everything the worker needs afterwards (the page's channel, the
+// network, no other realm, no code made from strings), and it answers only the page's own
+// messages. A worker records one program only (client.ts). Everything the worker needs afterwards (the page's channel, the
 // snapshot's cache) is held in this module's closures, out of Python's reach.
 
 import type { loadPyodide as LoadPyodide, PyodideInterface } from 'pyodide';
@@ -25,7 +26,7 @@ import type { EvaluationResult, WorkerRequest, WorkerResponse } from './client';
 import { installModule, RealEngine, sandboxJsGlobals, type RecordOptions } from './realEngine';
 import sandboxSource from './sandbox.py?raw';
 import valuesSource from './values.py?raw';
-import { closeRealm } from './workerLockdown';
+import { closeCodeGeneration, closeRealm } from './workerLockdown';
 
 interface WorkerScope {
   postMessage(message: WorkerResponse): void;
@@ -183,7 +184,11 @@ async function load(): Promise<Loaded> {
   const made = !fromSnapshot && cache ? takeSnapshot(pyodide) : null;
   const interruptBuffer = await initialised;
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
-  const open = closeRealm(self);
+  const open = [
+    ...closeRealm(self),
+    // one function of each kind, made here: their constructors are this realm's code makers
+    ...closeCodeGeneration(self, [function () {}, async function () {}, function* () {}, async function* () {}]),
+  ];
   if (open.length > 0) throw new Error(`the Python worker could not close ${open.join(', ')} to debugged code`);
   post({
     type: 'ready',
@@ -201,6 +206,9 @@ const engine: Promise<Loaded> = load();
 engine.catch((err: unknown) => post({ type: 'error', id: null, message: `Python could not be loaded: ${describe(err)}` }));
 
 scope.addEventListener('message', (ev: MessageEvent<WorkerRequest>) => {
+  // Only the page's messages: a program that reached this realm could dispatch events of its own
+  // to make this worker answer requests the page never sent.
+  if (!ev.isTrusted) return;
   const msg = ev.data;
   switch (msg.type) {
     case 'init':

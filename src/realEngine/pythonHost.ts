@@ -26,6 +26,10 @@ export interface PythonHost {
   firstArgument(args: string): Promise<string | null>;
   /** Predicted argument reprs joined into an argument list, or null if one is no literal. */
   callArguments(values: readonly string[]): Promise<string | null>;
+  /** The host as one owner (a session, a launch) sees it: its requests never share an
+   * interpreter with another owner's, so that nothing a program leaves behind reaches another's
+   * (processHost.ts). */
+  forOwner(owner: string): PythonHost;
 }
 
 interface SourceInfoModule {
@@ -46,7 +50,9 @@ export function inProcessHost(engine: RealEngine): PythonHost {
   installModule(engine.pyodide, 'ndb_values', readRepoFile('src/realEngine/values.py'));
   const info = engine.pyodide.pyimport('ndb_source_info') as unknown as SourceInfoModule;
   const values = engine.pyodide.pyimport('ndb_values') as unknown as ValuesModule;
-  return {
+  const host: PythonHost = {
+    // one interpreter for everything: tests only, never a user's program
+    forOwner: () => host,
     record: async (source, call, options = {}) => engine.record(source, call, options),
     codeLines: async (source) => JSON.parse(info.executable_lines(source)) as CodeLines,
     expressionError: async (expr) => info.expression_error(expr) ?? null,
@@ -55,6 +61,7 @@ export function inProcessHost(engine: RealEngine): PythonHost {
     firstArgument: async (args) => values.first_argument(args) ?? null,
     callArguments: async (list) => values.call_arguments_json(JSON.stringify(list)) ?? null,
   };
+  return host;
 }
 
 let host: Promise<PythonHost> | undefined;

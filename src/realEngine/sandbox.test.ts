@@ -4,12 +4,13 @@
 // engine goes on with the next program as before.
 
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadInProcessHost, type PythonHost } from './pythonHost';
 import { engineCommand, ProcessHost } from './processHost';
-import { hostilePrograms, ORDINARY_PROGRAM } from './testing/hostilePrograms';
+import { hostilePrograms, nodeSocketProgram, ORDINARY_PROGRAM, POISONING_PROGRAM } from './testing/hostilePrograms';
 
 const dir = mkdtempSync(join(tmpdir(), 'ndb-sandbox-'));
 let host: ProcessHost;
@@ -64,4 +65,39 @@ describe('the engine process', () => {
     expect(refused.exit.exc_type).toBe('SandboxError');
     expect(await host.codeLines('x = 1\n')).toEqual({ lines: [1] });
   });
+
+  it('gives another owner a fresh interpreter: what a program leaves behind never reaches it', async () => {
+    const attacker = host.forOwner('attacker');
+    const victim = host.forOwner('victim');
+    await attacker.record(POISONING_PROGRAM, '');
+    // the attacker's own later runs are its own business: they run where it left its patches
+    expect((await attacker.record('print("hi")\n', '')).stdout).toBe('FORGED');
+    expect((await victim.record('def f():\n    print("seen")\n', 'f()')).stdout).toBe('seen\n');
+    const rec = await victim.record(ORDINARY_PROGRAM.source, ORDINARY_PROGRAM.call);
+    expect(rec.exit).toEqual({ status: 'normal', value: ORDINARY_PROGRAM.value });
+    // and the host's own owner, after both
+    expect((await host.record('print(1)\n', '')).stdout).toBe('1\n');
+  }, 120_000);
+});
+
+describe('the engine process without a network namespace', () => {
+  it("sends nothing through Node's sockets, reached past Python's layer", async () => {
+    const received: string[] = [];
+    const server = createServer((socket) => socket.on('data', (data) => received.push(String(data))));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const bare = new ProcessHost({ noNamespace: true });
+    try {
+      const rec = await bare.record(nodeSocketProgram(port, 'sent from the sandbox'), '', { timeLimit: 5 });
+      expect(rec.exit.status).toBe('exception');
+      expect(rec.exit.message).toMatch(/no network|not available/);
+      // what the program set going would have arrived by now; the engine still works
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect((await bare.record('x = 2\n', '')).exit.status).toBe('normal');
+      expect(received).toEqual([]);
+    } finally {
+      await bare.close();
+      server.close();
+    }
+  }, 120_000);
 });

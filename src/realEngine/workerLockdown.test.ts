@@ -1,7 +1,8 @@
 // closeRealm on a stand-in for a worker's global object: what it deletes, wherever on the
 // prototype chain it lives, and what it reports when it cannot.
+import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { CLOSED_GLOBALS, closeRealm } from './workerLockdown';
+import { CLOSED_GLOBALS, closeCodeGeneration, closeRealm } from './workerLockdown';
 
 function standIn() {
   const scopeProto = { fetch() {}, postMessage() {}, get caches() { return {}; } };
@@ -31,5 +32,43 @@ describe('closeRealm', () => {
     const scope = standIn();
     Object.defineProperty(scope, 'fetch', { value: () => undefined, configurable: false });
     expect(closeRealm(scope)).toEqual(['fetch']);
+  });
+});
+
+describe('closeCodeGeneration', () => {
+  /** A realm of its own (as the worker is), with a timer that would run a string. */
+  function realm() {
+    const ran: string[] = [];
+    const context = vm.createContext({ setTimeout: (handler: unknown) => (typeof handler === 'string' ? ran.push(handler) : 0) });
+    const kinds = vm.runInContext('[function () {}, async function () {}, function* () {}, async function* () {}]', context) as unknown[];
+    const scope = vm.runInContext('globalThis', context) as object;
+    const run = (code: string): unknown => vm.runInContext(`try { (${code}); 'open' } catch (e) { e.name + ': ' + e.message }`, context);
+    return { context, kinds, scope, run, ran };
+  }
+
+  const ROUTES = [
+    'eval("1")',
+    'Function("return 1")',
+    '(function () {}).constructor("return 1")',
+    '(async function () {}).constructor("return 1")',
+    '(function* () {}).constructor("return 1")',
+    '(async function* () {}).constructor("return 1")',
+    'setTimeout("1")',
+  ];
+
+  it('leaves no way to make code from a string, and plain functions as they were', () => {
+    const { kinds, scope, run, ran, context } = realm();
+    // the control: every route is open before
+    for (const code of ROUTES) expect(run(code), code).toBe('open');
+    expect(closeCodeGeneration(scope, kinds)).toEqual([]);
+    for (const code of ROUTES) expect(run(code), code).toMatch(/^EvalError: .*not available in ndb's Python worker/);
+    expect(ran).toEqual(['1']); // only the control's
+    // what Pyodide reads of functions stays true
+    expect(vm.runInContext('[(function f() {}) instanceof Function, (function () {}).constructor.name, (async () => {}).constructor.name, typeof setTimeout(() => 1)]', context)).toEqual([
+      true,
+      'Function',
+      'AsyncFunction',
+      'number',
+    ]);
   });
 });

@@ -87,7 +87,8 @@ export class LiveSession {
   private readonly limits: Pick<RecordOptions, 'maxEvents' | 'timeLimit' | 'maxRepr' | 'modules' | 'stdin'>;
 
   private constructor(
-    private readonly host: PythonHost,
+    /** The engine as this session's owner sees it (one owner, one interpreter). */
+    readonly host: PythonHost,
     readonly source: string,
     readonly call: string,
     rec: Recording,

@@ -24,7 +24,7 @@ export function registerSetBreakpoints(server: McpServer, deps: ToolDeps): void 
     },
     async (args: { session: string; breakpoints: Array<number | { line: number; condition?: string; hit_count?: number }> }) => {
       const live = deps.registry.get(args.session);
-      const verified = await verifyBreakpoints(await deps.host(), live.source, args.breakpoints);
+      const verified = await verifyBreakpoints(live.host, live.source, args.breakpoints);
       await live.setBreakpoints(verified.lines, verified.conditions);
       return { breakpoints: verified.report };
     },

@@ -1,6 +1,7 @@
 // start_session: records a program (pasted, or a file under the server's roots) and stops at its
 // first event; the breakpoints it is given are verified, never accepted silently.
 
+import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ENGINES, LIVE_LIMITS, LiveSession } from '../../session/liveSession';
@@ -57,7 +58,8 @@ export function registerStartSession(server: McpServer, deps: ToolDeps): void {
       if ((args.code === undefined) === (args.path === undefined)) throw new ToolError('give the program as code or as path (one of them)');
       deps.registry.reserve();
       const program = args.path !== undefined ? readProgramFile(args.path, deps.roots) : { source: args.code!, file: 'main.py', modules: {} };
-      const host = await deps.host();
+      // Its own owner: nothing an earlier session's program left in an interpreter reaches it.
+      const host = (await deps.host()).forOwner(`session-${randomUUID()}`);
       const verified: Verified = await verifyBreakpoints(host, program.source, args.breakpoints ?? []);
       const engine = (args.engine ?? 'real') as (typeof ENGINES)[number];
       const model = engine === 'real' ? undefined : await deps.model();

@@ -23,7 +23,7 @@ export function registerStep(server: McpServer, deps: ToolDeps): void {
     async (args: { session: string; action: string }) => {
       const live = deps.registry.get(args.session);
       const step = toStep(args.action);
-      await checkTarget(await deps.host(), live, step);
+      await checkTarget(live.host, live, step);
       await live.step(step);
       return { state: presentState(deps, args.session, live) };
     },

@@ -21,6 +21,43 @@ const PAST_PYTHON =
   'sys.meta_path.remove(g["ndb_sandbox"]._HiddenFinder)\n' +
   'import js, pyodide_js\n';
 
+/** Gets past Python's layer without touching the guard: Pyodide's import finder on
+ * `sys.meta_path` holds the JavaScript modules it can import. */
+const FINDER_JS = 'import sys\njs_modules = next(f for f in sys.meta_path if hasattr(f, "jsproxies")).jsproxies\npyodide_js = js_modules["pyodide_js"]\n';
+
+/** Opens a TCP connection to 127.0.0.1:`port` from Node's own sockets, reached through Pyodide's
+ * API past Python's layer, and sends `message` (the network test listens on that port). */
+export function nodeSocketProgram(port: number, message: string): string {
+  return (
+    FINDER_JS +
+    'import socket\n' +
+    'api = pyodide_js._api\n' +
+    'sock = None\n' +
+    'def connected(_):\n' +
+    `    api._nodeSock.send(sock.fileno(), ${JSON.stringify(message)}.encode())\n` +
+    'def ready(_):\n' +
+    '    global sock\n' +
+    '    sock = socket.socket()\n' +
+    `    api._nodeSock.connect(sock.fileno(), "127.0.0.1", ${port}).then(connected)\n` +
+    'api.initializeNodeSockFS().then(ready)\n'
+  );
+}
+
+/** Leaves a patched `json.dumps` behind in the interpreter it ran in: the next program run there
+ * would have its recording forged, outside the sandbox's guard. */
+export const POISONING_PROGRAM = [
+  'import json',
+  '_dumps = json.dumps',
+  'def dumps(obj, *args, **kwargs):',
+  '    if isinstance(obj, dict) and "stdout" in obj:',
+  '        obj["stdout"] = "FORGED"',
+  '    return _dumps(obj, *args, **kwargs)',
+  'json.dumps = dumps',
+  'import builtins',
+  'builtins.print = lambda *a, **k: None',
+  '',
+].join('\n');
+
 export function hostilePrograms(dir: string): HostileProgram[] {
   const target = (name: string) => JSON.stringify(`${dir}/${name}`);
   const touch = (name: string) => JSON.stringify(`touch ${dir}/${name}`);
@@ -45,6 +82,8 @@ export function hostilePrograms(dir: string): HostileProgram[] {
     contained('subprocess', `import subprocess\nsubprocess.run(["touch", ${target('subprocess')}])\n`),
     contained('past-python-eval', `${PAST_PYTHON}pyodide_js.runPython.constructor("return process")().getBuiltinModule("fs").writeFileSync(${target('past-python-eval')}, "x")\n`),
     contained('past-python-mount', `${PAST_PYTHON}pyodide_js.mountNodeFS("/host", ${JSON.stringify(dir)})\nopen("/host/past-python-mount", "w").write("x")\n`),
+    contained('finder-eval', `${FINDER_JS}pyodide_js.runPython.constructor("return process")().getBuiltinModule("fs").writeFileSync(${target('finder-eval')}, "x")\n`),
+    contained('finder-mount', `${FINDER_JS}pyodide_js.mountNodeFS("/host", ${JSON.stringify(dir)})\nopen("/host/finder-mount", "w").write("x")\n`),
     contained('past-python-js', `${PAST_PYTHON}js.process.getBuiltinModule("child_process").execSync(${touch('past-python-js')})\n`),
   ];
 }
