@@ -48,8 +48,17 @@ def keep_freed_memory() -> bool:
 
 
 def lr_at(step: int, cfg: dict[str, Any]) -> float:
+    """Linear warm-up to `lr`, then a cosine to `min_lr` at `steps`; or, with `"schedule": "wsd"`,
+    `lr` held until the last `decay_steps` and a linear decay to `min_lr` over those. A wsd run can
+    end whenever the machine's time does: resume it with `--steps` = its step + `decay_steps`."""
     if step < cfg["warmup"]:
         return cfg["lr"] * (step + 1) / cfg["warmup"]
+    if cfg.get("schedule", "cosine") == "wsd":
+        decay_start = max(cfg["warmup"], cfg["steps"] - int(cfg["decay_steps"]))
+        if step < decay_start:
+            return cfg["lr"]
+        progress = min(1.0, (step - decay_start) / max(1, cfg["steps"] - decay_start))
+        return cfg["lr"] + (cfg["min_lr"] - cfg["lr"]) * progress
     progress = min(1.0, (step - cfg["warmup"]) / max(1, cfg["steps"] - cfg["warmup"]))
     return cfg["min_lr"] + 0.5 * (cfg["lr"] - cfg["min_lr"]) * (1 + math.cos(math.pi * progress))
 
