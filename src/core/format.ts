@@ -8,6 +8,7 @@
 
 import { isInverse, type Action } from './actions';
 import { Navigator } from './navigator';
+import { sourceLines } from './sourceLines';
 import type { EventKind, ExitStatus, Position, Recording, TraceEvent } from './trace';
 
 export const TOKENS = {
@@ -118,12 +119,6 @@ export function jsonString(text: string): string {
   return `${out}"`;
 }
 
-/** The lines of a source: "\r\n" and "\r" count as "\n"; a final newline ends the last line. */
-export function sourceLines(source: string): string[] {
-  const lines = source.replace(/\r\n?/g, '\n').split('\n');
-  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  return lines;
-}
 
 function stripBlanks(text: string): string {
   return text.replace(/^[ \t\f]+/, '').replace(/[ \t\f]+$/, '');
@@ -465,3 +460,5 @@ function parseStateUnsafe(text: string, previous: Record<string, string> | null 
   }
   return state;
 }
+
+export { sourceLines };

@@ -7,7 +7,7 @@ const ev = (event: TraceEvent['event'], fn: string, line: number, depth: number,
   ({ event, function: fn, line, depth, frame, parent: depth - 1, code: 0, locals: { n: String(depth) }, out: 0, ...extra }) as TraceEvent;
 
 const rec = {
-  source: '',
+  source: 'def a(n):\n    return b(n) + 1\n\ndef b(n):\n    return c(n) * 2\n\ndef c(n):\n    raise ValueError(n)\n',
   call: 'a(4)',
   codes: [],
   stdout: '',
@@ -40,9 +40,9 @@ describe('frames and tracebacks', () => {
 
   it('gives an uncaught exception its traceback, outermost first, at the exit', () => {
     const expected = [
-      { function: 'a', line: 2 },
-      { function: 'b', line: 5 },
-      { function: 'c', line: 8 },
+      { function: 'a', line: 2, source: 'return b(n) + 1' },
+      { function: 'b', line: 5, source: 'return c(n) * 2' },
+      { function: 'c', line: 8, source: 'raise ValueError(n)' },
     ];
     expect(tracebackOf(rec)).toEqual(expected);
     expect(stateAt(rec, rec.events.length)).toMatchObject({ event: 'exit', status: 'exception', traceback: expected });

@@ -1,5 +1,7 @@
 // The debugger state shown to users and printed by the CLI: one stop of the debugger.
 
+import { sourceLines } from './sourceLines';
+import { tracebackOf as tracebackEntries } from './traceback';
 import type { EditMark, ExitStatus, Position, Recording, TraceEvent } from './trace';
 
 export interface EventState {
@@ -42,21 +44,18 @@ export interface ExitState {
 export interface TracebackFrame {
   function: string;
   line: number;
+  /** The line's text, trimmed (absent where the line is not in the program's source). */
+  source?: string;
 }
 
-/** The frames an uncaught exception went through, outermost first: the exception events at the
- * end of the recording, one per frame it left (none when the program did not end by one). */
+/** The frames an uncaught exception went through, outermost first, each with its source line
+ * (none when the program did not end by one). */
 export function tracebackOf(rec: Recording): TracebackFrame[] {
-  if (rec.exit.status !== 'exception') return [];
-  const frames: TracebackFrame[] = [];
-  for (let i = rec.events.length - 1; i >= 0; i--) {
-    const e = rec.events[i]!;
-    if (e.event === 'return' && e.raising) continue;
-    if (e.event !== 'exception') break;
-    // walking back from the end meets the outermost frame first (it is left last)
-    frames.push({ function: e.function, line: e.line });
-  }
-  return frames;
+  const lines = sourceLines(rec.source);
+  return tracebackEntries(rec).map(({ function: fn, line }) => {
+    const source = lines[line - 1]?.trim();
+    return { function: fn, line, ...(source ? { source } : {}) };
+  });
 }
 
 /** One frame of the call stack at a stop, innermost first (frameEvents). */

@@ -83,9 +83,9 @@ describe('ndb mcp: the tools that find a bug', () => {
       event: 'exit',
       status: 'exception',
       traceback: [
-        { function: 'a', line: 2 },
-        { function: 'b', line: 5 },
-        { function: 'c', line: 8 },
+        { function: 'a', line: 2, source: 'return b(n) + 1' },
+        { function: 'b', line: 5, source: 'return c(n) * 2' },
+        { function: 'c', line: 8, source: 'raise ValueError(f"bad {n}")' },
       ],
     });
     await mcp.ok('end_session', { session });
@@ -114,6 +114,49 @@ describe('ndb mcp: answers that stay small', () => {
     expect((trace.events as unknown[]).length).toBe(50);
     expect(trace.next).toBeGreaterThan(0);
     expect(trace.total).toBeGreaterThan(100);
+    await mcp.ok('end_session', { session });
+  });
+
+  it('pages a trace by size and caps a deep stack', async () => {
+    const code = [
+      'def walk(n):',
+      '    names = [f"item-{i}" for i in range(40)]',
+      '    total = 0',
+      '    for i in range(n):',
+      '        total += len(names[i % 40])',
+      '    return total',
+      '',
+      'def down(n):',
+      '    if n == 0:',
+      '        return 0',
+      '    return down(n - 1) + 1',
+      '',
+      'def main():',
+      '    return walk(1500) + down(400)',
+    ].join('\n');
+    const session = (await mcp.ok('start_session', { code, call: 'main()', max_events: 20_000 })).session as string;
+    const page = await mcp.ok('trace', { session, limit: 2_000 });
+    const events = page.events as Array<{ index: number }>;
+    expect(events.length).toBeGreaterThan(10);
+    expect(events.length).toBeLessThan(2_000);
+    expect(page.next).toBe(events.at(-1)!.index + 1);
+    const following = await mcp.ok('trace', { session, from: page.next, limit: 5 });
+    expect((following.events as Array<{ index: number }>)[0]!.index).toBe(page.next);
+    // 400 frames deep, each with its locals and source: the answer is cut, and says so
+    await mcp.ok('set_breakpoints', { session, breakpoints: [{ line: 10 }] });
+    const stop = (await mcp.ok('step', { session, action: 'continue' })).state as Record<string, unknown>;
+    expect(stop).toMatchObject({ line: 10 });
+    const stack = await mcp.ok('stack', { session });
+    expect((stack.frames as Array<{ function: string }>)[0]).toMatchObject({ function: 'down', line: 10 });
+    await mcp.ok('end_session', { session });
+  });
+
+  it("gives predict's real state the output its action writes, not all output again", async () => {
+    const code = 'def greet(n):\n    print("a" * 20000)\n    print("hello", n)\n    return n\n';
+    const session = (await mcp.ok('start_session', { code, call: 'greet(3)', breakpoints: [3] })).session as string;
+    await mcp.ok('step', { session, action: 'continue' });
+    const p = await mcp.ok('predict', { session, action: 'step_over' });
+    expect(p.real).toMatchObject({ event: 'line', line: 4, stdout: 'hello 3\n', stdout_length: 20_009 });
     await mcp.ok('end_session', { session });
   });
 

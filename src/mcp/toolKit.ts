@@ -46,27 +46,42 @@ export function failure(err: unknown, tool: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: message.length > 2_000 ? `${message.slice(0, 2_000)}…` : message }] };
 }
 
-/** The result, its longest strings cut (halved, then again) until its JSON fits `cap`; `truncated`
- * marks a result that was cut. */
+/** The result cut until its JSON fits `cap`: its longest strings halved, then again; where no
+ * string is long enough to matter (a page of many small events, a deep stack), its longest lists
+ * and then its largest objects keep their first half. `truncated` marks a result that was cut. */
 export function fitResult(result: Json, cap: number): Json {
   if (JSON.stringify(result).length <= cap) return result;
   const copy = structuredClone(result) as Json;
-  for (let round = 0; round < 40 && JSON.stringify(copy).length > cap; round++) {
-    const leaves: { holder: Record<string, unknown> | unknown[]; key: string | number; length: number }[] = [];
+  for (let round = 0; round < 100 && JSON.stringify(copy).length > cap; round++) {
+    const strings: { holder: Record<string | number, unknown>; key: string | number; length: number }[] = [];
+    const lists: unknown[][] = [];
+    const objects: Record<string, unknown>[] = [];
     const walk = (node: unknown): void => {
-      if (Array.isArray(node)) node.forEach((v, i) => (typeof v === 'string' ? leaves.push({ holder: node, key: i, length: v.length }) : walk(v)));
-      else if (node && typeof node === 'object') {
-        for (const [k, v] of Object.entries(node)) typeof v === 'string' ? leaves.push({ holder: node as Record<string, unknown>, key: k, length: v.length }) : walk(v);
+      if (node === null || typeof node !== 'object') return;
+      if (Array.isArray(node)) lists.push(node);
+      else if (node !== copy) objects.push(node as Record<string, unknown>);
+      for (const [k, v] of Object.entries(node)) {
+        if (typeof v === 'string') strings.push({ holder: node as Record<string | number, unknown>, key: Array.isArray(node) ? Number(k) : k, length: v.length });
+        else walk(v);
       }
     };
     walk(copy);
-    leaves.sort((a, b) => b.length - a.length);
-    const longest = leaves[0]?.length ?? 0;
-    if (longest < 64) break;
-    for (const leaf of leaves.filter((l) => l.length >= longest / 2)) {
-      const text = (leaf.holder as Record<string | number, string>)[leaf.key]!;
-      (leaf.holder as Record<string | number, string>)[leaf.key] = `${text.slice(0, Math.floor(text.length / 2))}… (cut)`;
-    }
+    const longest = Math.max(0, ...strings.map((l) => l.length));
+    const longestList = Math.max(0, ...lists.map((l) => l.length));
+    const largestObject = Math.max(0, ...objects.map((o) => Object.keys(o).length));
+    if (longest >= 256 || (longestList < 2 && largestObject < 2 && longest >= 16)) {
+      for (const leaf of strings.filter((l) => l.length >= longest / 2)) {
+        const text = leaf.holder[leaf.key] as string;
+        leaf.holder[leaf.key] = `${text.slice(0, Math.floor(text.length / 2))}… (cut)`;
+      }
+    } else if (longestList >= 2) {
+      for (const list of lists.filter((l) => l.length >= longestList / 2)) list.length = Math.ceil(list.length / 2);
+    } else if (largestObject >= 2) {
+      for (const object of objects.filter((o) => Object.keys(o).length >= largestObject / 2)) {
+        const keys = Object.keys(object);
+        for (const key of keys.slice(Math.ceil(keys.length / 2))) delete object[key];
+      }
+    } else break;
   }
   copy.truncated = true;
   return copy;

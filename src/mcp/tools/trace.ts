@@ -6,6 +6,9 @@ import { sessionArg, tool, type ToolDeps } from '../toolKit';
 
 export const TRACE_PAGE = 200;
 export const MAX_TRACE_PAGE = 2_000;
+/** A page also ends before its events' JSON passes this many characters (the answer's cap is
+ * MAX_RESULT_CHARS; the rest is left for the exit state). */
+export const TRACE_PAGE_CHARS = 60_000;
 
 const anyObject = z.record(z.string(), z.unknown());
 
@@ -19,7 +22,7 @@ export function registerTrace(server: McpServer, deps: ToolDeps): void {
       description:
         "Recorded events of the session's current run (what-if edits included), as `ndb trace --json` writes them (event, line, " +
         'function, depth, frame, locals, value; index: the event\'s place in the run), from `from` (default 0), at most `limit` ' +
-        `(default ${TRACE_PAGE}, at most ${MAX_TRACE_PAGE}), only those of a function or at a line if asked; next is where the next ` +
+        `(default ${TRACE_PAGE}, at most ${MAX_TRACE_PAGE}, and no more than about ${TRACE_PAGE_CHARS / 1000} KB of events), only those of a function or at a line if asked; next is where the next ` +
         'page starts (absent at the end); then how the run ended (status, message, value, traceback, stdout).',
       inputSchema: {
         session: sessionArg,
@@ -37,11 +40,15 @@ export function registerTrace(server: McpServer, deps: ToolDeps): void {
       const limit = args.limit ?? TRACE_PAGE;
       const events: Array<Record<string, unknown>> = [];
       let i = args.from ?? 0;
+      let chars = 0;
       for (; i < rec.events.length && events.length < limit; i++) {
         const e = rec.events[i]!;
         if (args.function !== undefined && e.function !== args.function) continue;
         if (args.line !== undefined && e.line !== args.line) continue;
-        events.push({ index: i, ...e });
+        const event = { index: i, ...e };
+        chars += JSON.stringify(event).length + 1;
+        if (chars > TRACE_PAGE_CHARS && events.length > 0) break;
+        events.push(event);
       }
       const exitState = live.real.fork();
       exitState.jump(rec.events.length);
