@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildCall, parameters } from './callBuilder';
+import type { Recording, TraceEvent } from '../core/trace';
+import { buildCall, guessedCallMaker, parameters } from './callBuilder';
 
 describe('parameters and buildCall', () => {
   it('reads the def line: positional, *args, keyword-only, **kwargs, defaults and annotations', () => {
@@ -28,5 +29,35 @@ describe('parameters and buildCall', () => {
       { name: 'a', kind: 'positional' },
       { name: 'b', kind: 'positional' },
     ]);
+  });
+});
+
+describe('guessedCallMaker', () => {
+  const ev = (event: TraceEvent['event'], fn: string, line: number, depth: number, frame: number, locals: Record<string, string>, value?: string): TraceEvent =>
+    ({ event, function: fn, line, depth, frame, parent: depth - 1, code: 0, locals, out: 0, ...(value ? { value } : {}) }) as TraceEvent;
+  const source = 'class Acct:\n    def deposit(self, amount, note=""):\n        return amount\n';
+  const rec = {
+    source,
+    call: 'Acct().deposit(5)',
+    codes: [],
+    stdout: '',
+    events: [
+      ev('call', 'deposit', 2, 0, 1, { self: '<Acct>', amount: '5', note: "''" }),
+      ev('line', 'deposit', 3, 0, 1, { self: '<Acct>', amount: '5', note: "''" }),
+      ev('return', 'deposit', 3, 0, 1, { self: '<Acct>', amount: '5', note: "''" }, '5'),
+    ],
+    exit: { status: 'normal', value: '5' },
+  } as unknown as Recording;
+
+  it("builds the return's function call from a predicted call state, the method through its object", () => {
+    const make = guessedCallMaker(rec, 2);
+    expect(make({ event: 'call', line: 2, locals: { self: 'Acct()', amount: '7', note: "'x'" } } as never)).toBe("(Acct()).deposit(7, 'x')");
+  });
+
+  it('gives null for what is not a call state with every argument, never the raw text', () => {
+    const make = guessedCallMaker(rec, 2);
+    expect(make({ unparseable: true, text: '<|inv_call_sep|> amount=3', reason: 'x' } as never)).toBeNull();
+    expect(make({ event: 'line', line: 3, locals: { amount: '3' } } as never)).toBeNull();
+    expect(make({ event: 'call', line: 2, locals: { amount: '3' } } as never)).toBeNull();
   });
 });

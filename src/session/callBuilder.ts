@@ -1,6 +1,11 @@
 // A call built from a predicted call state, as the function takes its arguments: the parameters
 // in the order of its def line, `*args` and `**kwargs` spread, keyword-only ones by name, and a
-// method called through its predicted object (`self`). Pure.
+// method called through its predicted object (`self`). Pure: the app's Guess inputs and the
+// sessions' guess_inputs (CLI, MCP) build their calls here.
+
+import type { ParseResult } from '../core/format';
+import { callOfFrame } from '../core/navigator';
+import type { Position, Recording } from '../core/trace';
 
 export type ParamKind = 'positional' | 'star' | 'starstar' | 'keyword';
 
@@ -86,4 +91,16 @@ export function buildCall(fn: string, params: readonly Param[], predicted: Reado
     else args.push(value);
   }
   return `${target}(${args.join(', ')})`;
+}
+
+/** The calls Guess inputs tries at the return at `position`: each predicted call state (an
+ * inv_step_call) made into a call of that frame's function as its def takes its arguments, or null
+ * where the model did not write a call state with them. */
+export function guessedCallMaker(rec: Recording, position: Position): (predicted: ParseResult) => string | null {
+  const here = rec.events[position];
+  if (!here) return () => null;
+  // The parameters (names and kinds) are the code's, read from its def line: not the run's values.
+  const callEvent = rec.events[callOfFrame(rec.events, position)];
+  const params = parameters(rec.source, callEvent?.line ?? here.line, Object.keys(callEvent?.locals ?? {}));
+  return (s) => ('unparseable' in s || s.event !== 'call' || !s.locals ? null : buildCall(here.function, params, s.locals));
 }

@@ -8,7 +8,7 @@ import { compareStates, type StateComparison } from '../core/compare';
 import { NO_CONFIDENCE, type Confidence } from '../core/confidence';
 import { DebugSession } from '../core/debugSession';
 import type { ParseResult } from '../core/format';
-import { callOfFrame, type BreakCondition } from '../core/navigator';
+import type { BreakCondition } from '../core/navigator';
 import type { DebugState } from '../core/state';
 import type { Position, Recording, WatchValue } from '../core/trace';
 import type { Edit } from '../core/whatIf';
@@ -17,7 +17,7 @@ import type { StatePredictor } from '../neuralEngine/predictor';
 import type { RecordOptions } from '../realEngine/realEngine';
 import type { PythonHost } from '../realEngine/pythonHost';
 import { cliState, NeuralFollower, type FollowedStep } from './neuralFollower';
-import { buildCall, parameters } from './callBuilder';
+import { guessedCallMaker } from './callBuilder';
 import { ProgramError, startProblem } from './programSession';
 
 export type EngineName = 'real' | 'neural' | 'both';
@@ -259,17 +259,14 @@ export class LiveSession {
       throw new SessionError('guess_inputs works at a return: step to one first (e.g. step_return)');
     }
     const observed = here.value ?? 'None';
-    // The parameters (names and kinds) are the code's, read from its def line: not the run's values.
-    const callEvent = this.recording.events[callOfFrame(this.recording.events, this.position)];
-    const params = parameters(this.source, callEvent?.line ?? here.line, Object.keys(callEvent?.locals ?? {}));
+    const makeCall = guessedCallMaker(this.recording, this.position);
     const session = new NeuralSession(model.predictor, this.recording, this.position, []);
     const report: GuessReport = { candidates: [], drawn: 0, duplicates: 0, unusable: 0 };
     const calls = new Set<string>();
     for (let i = 0; i < k; i++) {
       report.drawn++;
       const p = await session.predict({ kind: 'inv_step_call' }, { temperature });
-      const s = p.state;
-      const call = 'unparseable' in s || s.event !== 'call' || !s.locals ? null : buildCall(here.function, params, s.locals);
+      const call = makeCall(p.state);
       if (call === null) {
         report.unusable++;
         continue;

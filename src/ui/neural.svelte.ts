@@ -15,6 +15,7 @@ import type { DebuggerEvent } from './debugger.svelte';
 import { modelTurnedOff } from './modelQuery';
 import { NO_GUESSES, revealOf, tallyGuess, type GuessScore, type LearnerGuess, type Reveal } from './predictFirst';
 import type { Prefs } from './prefs.svelte';
+import { guessedCallMaker } from '../session/callBuilder';
 
 export type { GuessScore, LearnerGuess, Reveal };
 
@@ -47,7 +48,7 @@ export interface ShownPrediction {
 export interface Candidate {
   call: string;
   /** 'yes': Pyodide returns the observed value; 'no': another value; 'error': it could not run. */
-  verdict: 'pending' | 'yes' | 'no' | 'error' | 'unusable';
+  verdict: 'pending' | 'yes' | 'no' | 'error';
   got?: string;
 }
 
@@ -439,11 +440,18 @@ export class Neural {
     this.candidates = [];
     try {
       const samples = await client.sample(this.position, { kind: 'inv_step_call' }, k, temperature);
-      const list: Candidate[] = samples.map((p) => {
-        const s = p.state;
-        if ('unparseable' in s || s.event !== 'call' || !s.locals) return { call: p.text.slice(0, 80) || '(nothing)', verdict: 'unusable' };
-        return { call: `${here.function}(${Object.values(s.locals).join(', ')})`, verdict: 'pending' };
-      });
+      // the same calls as the CLI's and MCP's guess_inputs: as the def takes its arguments, a method
+      // through its object; what is not a call, or a call already listed, is counted, not shown
+      const makeCall = guessedCallMaker(rec, this.position);
+      const list: Candidate[] = [];
+      let unusable = 0;
+      let duplicates = 0;
+      for (const p of samples) {
+        const call = makeCall(p.state);
+        if (call === null) unusable++;
+        else if (list.some((c) => c.call === call)) duplicates++;
+        else list.push({ call, verdict: 'pending' });
+      }
       this.candidates = list;
       for (const [i, c] of list.entries()) {
         if (c.verdict !== 'pending') continue;
@@ -465,7 +473,8 @@ export class Neural {
         this.candidates[i] = { ...c, verdict, got };
       }
       const yes = this.candidates.filter((c) => c.verdict === 'yes').length;
-      this.guessNote = `${yes} of ${list.length} candidate calls return ${observed}.`;
+      const dropped = [unusable > 0 ? `${unusable} not a call` : '', duplicates > 0 ? `${duplicates} repeated` : ''].filter(Boolean).join(', ');
+      this.guessNote = `${yes} of ${list.length} candidate calls return ${observed}${dropped ? ` (${samples.length} drawn: ${dropped})` : ''}.`;
     } catch (err) {
       this.guessNote = `Guessing failed: ${err instanceof Error ? err.message : String(err)}`;
     } finally {
