@@ -12,6 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { parseAction, type Action } from '../core/actions';
+import { parseProgramHeader } from '../core/programHeader';
 import { Navigator } from '../core/navigator';
 import type { LoadedModel } from '../neuralEngine/nodeModel';
 import { NeuralSession } from '../neuralEngine/neuralSession';
@@ -69,15 +70,8 @@ function examplePrograms(): Program[] {
     .filter((f) => f.endsWith('.py'))
     .sort()
     .map((f) => {
-      const lines = readFileSync(join(dir, f), 'utf8').split('\n');
-      let call = '';
-      let body = 0;
-      for (; body < lines.length; body++) {
-        const m = /^#\s*(title|call):\s?(.*)$/.exec(lines[body]!);
-        if (!m) break;
-        if (m[1] === 'call') call = m[2]!.trim();
-      }
-      return { id: f.replace(/\.py$/, ''), source: lines.slice(body).join('\n'), call };
+      const { call, body } = parseProgramHeader(readFileSync(join(dir, f), 'utf8'));
+      return { id: f.replace(/\.py$/, ''), source: body, call };
     });
 }
 

@@ -2,6 +2,8 @@
 // `# title: …` and `# call: …` lines; they fill the gallery and the Call field and are not shown in
 // the editor.
 
+import { parseProgramHeader } from '../core/programHeader';
+
 export interface Example {
   /** The file name without `.py`, e.g. `01_loop_sum`. */
   id: string;
@@ -14,17 +16,8 @@ export interface Example {
 const files = import.meta.glob<string>('../../examples/*.py', { query: '?raw', import: 'default', eager: true });
 
 export function parseExample(id: string, text: string): Example {
-  const lines = text.split('\n');
-  let title = id;
-  let call = '';
-  let body = 0;
-  for (; body < lines.length; body++) {
-    const m = /^#\s*(title|call):\s?(.*)$/.exec(lines[body]!);
-    if (!m) break;
-    if (m[1] === 'title') title = m[2]!.trim();
-    else call = m[2]!.trim();
-  }
-  return { id, title, call, source: lines.slice(body).join('\n') };
+  const { title, call, body } = parseProgramHeader(text);
+  return { id, title: title ?? id, call, source: body };
 }
 
 export const EXAMPLES: readonly Example[] = Object.entries(files)

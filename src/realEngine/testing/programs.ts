@@ -3,18 +3,13 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseProgramHeader } from '../../core/programHeader';
 import { REPO_ROOT } from '../node';
 
 export interface TestProgram {
   name: string;
   source: string;
   call: string;
-}
-
-export function parseHeader(source: string): { title?: string; call: string } {
-  const call = /^# call:[ \t]*(.*)$/m.exec(source)?.[1]?.trim() ?? '';
-  const title = /^# title:[ \t]*(.*)$/m.exec(source)?.[1]?.trim();
-  return title === undefined ? { call } : { title, call };
 }
 
 export function loadPrograms(...dirs: string[]): TestProgram[] {
@@ -25,7 +20,8 @@ export function loadPrograms(...dirs: string[]): TestProgram[] {
       .sort()
       .map((f) => {
         const source = readFileSync(join(abs, f), 'utf8');
-        return { name: `${dir}/${f}`, source, call: parseHeader(source).call };
+        // the header stays in the source: these tests number lines as the file does
+        return { name: `${dir}/${f}`, source, call: parseProgramHeader(source).call };
       });
   });
 }
