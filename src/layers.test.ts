@@ -9,14 +9,15 @@ import { REPO_ROOT } from './realEngine/node';
 
 /** Layer → the layers (folders of src/) it may import besides itself. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
+  util: [],
   core: [],
-  realEngine: ['core'],
-  neuralEngine: ['core'],
-  session: ['core', 'realEngine', 'neuralEngine'],
-  ui: ['core', 'realEngine', 'neuralEngine'],
-  cli: ['core', 'realEngine', 'neuralEngine', 'session', 'dap', 'mcp'],
-  dap: ['core', 'realEngine', 'neuralEngine', 'session', 'cli/stdio'],
-  mcp: ['core', 'realEngine', 'neuralEngine', 'session', 'cli/stdio'],
+  realEngine: ['util', 'core'],
+  neuralEngine: ['util', 'core'],
+  session: ['util', 'core', 'realEngine', 'neuralEngine'],
+  ui: ['util', 'core', 'realEngine', 'neuralEngine'],
+  cli: ['util', 'core', 'realEngine', 'neuralEngine', 'session', 'dap', 'mcp'],
+  dap: ['util', 'core', 'realEngine', 'neuralEngine', 'session', 'cli/stdio'],
+  mcp: ['util', 'core', 'realEngine', 'neuralEngine', 'session', 'cli/stdio'],
 };
 
 function sources(dir: string): string[] {

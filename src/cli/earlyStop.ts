@@ -8,7 +8,7 @@ import * as ort from 'onnxruntime-node';
 import { formatStep, parseStep } from '../core/actions';
 import { compareStates } from '../core/compare';
 import { EvalStats, type EvalReport } from '../core/evalStats';
-import { quantile } from '../core/quantile';
+import { quantile } from '../util/quantile';
 import { CausalLM, type TensorFactory } from '../neuralEngine/causalLm';
 import { NeuralSession, type Prediction } from '../neuralEngine/neuralSession';
 import type { LoadedModel } from '../neuralEngine/nodeModel';

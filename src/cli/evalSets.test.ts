@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { quantile } from '../core/quantile';
+import { quantile } from '../util/quantile';
 import { REPO_ROOT } from '../realEngine/node';
 import { timingSummary } from './earlyStop';
 import { main } from './main';

@@ -19,7 +19,7 @@ import { loadPythonHost, type PythonHost } from '../realEngine/pythonHost';
 import { stringOption, UsageError, type ParsedArgs } from './args';
 import type { InputBaselines, OutputBaselines } from '../core/baselines';
 import { cruxBaselines, returnsOutput, type CruxItem } from './cruxBaselines';
-import { quantile } from '../core/quantile';
+import { quantile } from '../util/quantile';
 import { ConfidenceTally, type ConfidenceReport } from './confidenceTally';
 import { Progress } from './progress';
 import { applyEdit, ProgramError } from '../session/programSession';

@@ -8,8 +8,8 @@
 
 import type { Action } from '../core/actions';
 import type { ParseResult } from '../core/format';
-import { PendingRequests } from '../core/requests';
-import { Spare } from '../core/spare';
+import { PendingRequests } from '../util/requests';
+import { Spare } from '../util/spare';
 import type { Position, Recording } from '../core/trace';
 import type { ModelDtype } from './modelConfig';
 import type { Confidence } from '../core/confidence';

@@ -14,8 +14,8 @@
 // saved interpreter in the background). Runs of the same program with edits, watches or
 // conditions stay in its worker.
 
-import { PendingRequests } from '../core/requests';
-import { Spare } from '../core/spare';
+import { PendingRequests } from '../util/requests';
+import { Spare } from '../util/spare';
 import type { Recording } from '../core/trace';
 import type { RecordOptions } from './realEngine';
 
