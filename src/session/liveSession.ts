@@ -17,7 +17,7 @@ import type { StatePredictor } from '../neuralEngine/predictor';
 import type { RecordOptions } from '../realEngine/realEngine';
 import type { PythonHost } from '../realEngine/pythonHost';
 import { cliState, NeuralFollower, type FollowedStep } from './neuralFollower';
-import { guessedCallMaker } from './callBuilder';
+import { guessedCallMaker } from '../core/callBuilder';
 import { ProgramError, startProblem } from './programSession';
 
 export type EngineName = 'real' | 'neural' | 'both';

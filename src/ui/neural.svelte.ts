@@ -15,7 +15,7 @@ import type { DebuggerEvent } from './debugger.svelte';
 import { modelTurnedOff } from './modelQuery';
 import { NO_GUESSES, revealOf, tallyGuess, type GuessScore, type LearnerGuess, type Reveal } from './predictFirst';
 import type { Prefs } from './prefs.svelte';
-import { guessedCallMaker } from '../session/callBuilder';
+import { guessedCallMaker } from '../core/callBuilder';
 
 export type { GuessScore, LearnerGuess, Reveal };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Recording, TraceEvent } from '../core/trace';
+import type { Recording, TraceEvent } from './trace';
 import { buildCall, guessedCallMaker, parameters } from './callBuilder';
 
 describe('parameters and buildCall', () => {

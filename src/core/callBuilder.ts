@@ -3,9 +3,9 @@
 // method called through its predicted object (`self`). Pure: the app's Guess inputs and the
 // sessions' guess_inputs (CLI, MCP) build their calls here.
 
-import type { ParseResult } from '../core/format';
-import { callOfFrame } from '../core/navigator';
-import type { Position, Recording } from '../core/trace';
+import type { ParseResult } from './format';
+import { callOfFrame } from './navigator';
+import type { Position, Recording } from './trace';
 
 export type ParamKind = 'positional' | 'star' | 'starstar' | 'keyword';
 
