@@ -10,7 +10,7 @@ import type { ParseResult } from '../core/format';
 import { stateAt, type DebugState } from '../core/state';
 import type { Position, Recording } from '../core/trace';
 import type { ModelDtype } from '../neuralEngine/modelConfig';
-import { ModelClient, ModelError, type Backend, type ModelInfo, type PredictionResult } from '../neuralEngine/modelClient';
+import { ModelClient, ModelError, type Backend, type ModelInfo, type ModelWorkerFactory, type PredictionResult } from '../neuralEngine/modelClient';
 import type { DebuggerEvent } from './debugger.svelte';
 import { modelTurnedOff } from './modelQuery';
 import { NO_GUESSES, revealOf, tallyGuess, type GuessScore, type LearnerGuess, type Reveal } from './predictFirst';
@@ -64,6 +64,9 @@ export interface NeuralEnvironment {
   requestAdapter(): Promise<unknown>;
   /** Whether the browser has WebGPU at all (an adapter may still be refused). */
   hasWebGpu?: boolean;
+  /** Where the model worker comes from (the app's own by default; tests give a stand-in that
+   * speaks the same messages). */
+  modelWorker?: ModelWorkerFactory;
 }
 
 /** The URL's query picks the backend, the model, the dtype and a cap on the tokens of a state
@@ -246,7 +249,7 @@ export class Neural {
           if (gen + 1 === this.generation) this.note = `The GPU device was lost (${message}): switched to WASM.`;
         });
       },
-    });
+    }, this.env.modelWorker);
     this.client = client;
     try {
       const gate = this.firstGate;

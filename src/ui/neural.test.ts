@@ -1,0 +1,147 @@
+// The neural store through its environment seam: a stand-in model worker that speaks the worker's
+// messages (load, begin, step, sample) and predicts what the test tells it. Loading and failing,
+// the model turned off, no GPU, predictions scored against the real state and started again with
+// each run, Real mode that asks nothing, and Guess inputs that shows only calls.
+
+import { describe, expect, it } from 'vitest';
+import type { Action } from '../core/actions';
+import type { ParseResult } from '../core/format';
+import type { Recording, TraceEvent } from '../core/trace';
+import type { ModelInfo, ModelRequest, ModelResponse, PredictionResult } from '../neuralEngine/modelClient';
+import { Neural, type NeuralEnvironment } from './neural.svelte';
+
+const INFO: ModelInfo = { name: 'stand-in', parameters: 10, bytes: 100, backend: 'wasm', dtype: 'int8', loadMs: 5, threads: 1, cached: false, calibrated: true };
+
+const ev = (event: TraceEvent['event'], line: number, locals: Record<string, string>, value?: string): TraceEvent =>
+  ({ event, line, function: 'double', depth: 0, frame: 1, parent: -1, code: 0, locals, out: 0, ...(value ? { value } : {}) }) as TraceEvent;
+
+function recording(call: string): Recording {
+  return {
+    source: 'def double(n):\n    m = n * 2\n    return m\n',
+    call,
+    codes: [],
+    stdout: '',
+    events: [ev('call', 1, { n: '3' }), ev('line', 2, { n: '3' }), ev('line', 3, { n: '3', m: '6' }), ev('return', 3, { n: '3', m: '6' }, '6')],
+    exit: { status: 'normal', value: '6' },
+  } as unknown as Recording;
+}
+
+function prediction(action: Action, state: ParseResult, text = 'state'): PredictionResult {
+  return { action, text, state, newTokens: 4, prefillTokens: 0, promptTokens: 10, ms: 2, decodeMs: 2, decodeSteps: 4, stoppedBy: 'stop', confidence: { state: 0.9, position: 0.95, locals: {} } };
+}
+
+/** A model worker that answers at once: `predict` gives each step's state, `samples` Guess inputs'. */
+class StandInWorker {
+  onmessage: ((ev: MessageEvent<ModelResponse>) => void) | null = null;
+  onerror: ((ev: ErrorEvent) => void) | null = null;
+  readonly requests: ModelRequest[] = [];
+  terminated = false;
+
+  constructor(private readonly script: { load?: ModelResponse; predict?: (action: Action) => ParseResult; samples?: PredictionResult[] }) {}
+
+  postMessage(req: ModelRequest): void {
+    this.requests.push(req);
+    const answer = (res: ModelResponse) => queueMicrotask(() => this.onmessage?.({ data: res } as MessageEvent<ModelResponse>));
+    if (req.type === 'load') answer(this.script.load ?? { type: 'loaded', info: INFO });
+    else if (req.type === 'begin') answer({ type: 'begun', id: req.id });
+    else if (req.type === 'edit') answer({ type: 'edited', id: req.id });
+    else if (req.type === 'step') answer({ type: 'stepped', id: req.id, prediction: req.predict && this.script.predict ? prediction(req.action, this.script.predict(req.action)) : null });
+    else if (req.type === 'sample') answer({ type: 'sampled', id: req.id, predictions: this.script.samples ?? [] });
+  }
+
+  terminate(): void {
+    this.terminated = true;
+  }
+}
+
+function environment(worker: StandInWorker, query = '', hasWebGpu = true): NeuralEnvironment {
+  return { query, baseUrl: 'http://ndb.test/', requestAdapter: async () => null, hasWebGpu, modelWorker: () => worker as unknown as Worker };
+}
+
+const SRC = ['def double(n):', 'm = n * 2', 'return m'];
+/** A state as the parser reads one. */
+const parsed = (event: TraceEvent['event'], line: number, locals: Record<string, string>): ParseResult => ({ event, inverse: event === 'call', line, src: SRC[line - 1]!, locals });
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+const stepInto: Action = { kind: 'step_into' };
+
+async function ready(worker: StandInWorker, query = ''): Promise<Neural> {
+  const neural = new Neural(environment(worker, query));
+  await neural.start(async () => recording('double(3)'));
+  return neural;
+}
+
+describe('the neural store', () => {
+  it('loads on WASM when the browser offers no GPU, and says why', async () => {
+    const worker = new StandInWorker({});
+    const neural = await ready(worker);
+    expect(neural.status).toBe('ready');
+    expect(neural.backend).toBe('wasm');
+    expect(neural.webgpuReason).toMatch(/no GPU adapter/);
+    expect(worker.requests[0]).toMatchObject({ type: 'load', backend: 'wasm', baseUrl: 'http://ndb.test/' });
+    const noWebGpu = new Neural(environment(new StandInWorker({}), '', false));
+    await noWebGpu.start(async () => recording('double(3)'));
+    expect(noWebGpu.webgpuReason).toBe('this browser does not offer WebGPU');
+  });
+
+  it('turns the model off with ?model=none and stays real-only; a failed load says the real engine still works', async () => {
+    const off = await ready(new StandInWorker({}), '?model=none');
+    expect(off.status).toBe('off');
+    expect(off.mode).toBe('real');
+    const broken = await ready(new StandInWorker({ load: { type: 'load-error', message: 'config.json is not JSON', kind: 'corrupt' } }));
+    expect(broken.status).toBe('failed');
+    expect(broken.error).toMatch(/config\.json is not JSON.*real engine works/);
+  });
+
+  it('scores each prediction against the real state, and starts the scores again with a new run', async () => {
+    const worker = new StandInWorker({ predict: () => parsed('line', 2, { n: '3' }) });
+    const neural = await ready(worker);
+    const rec = recording('double(3)');
+    neural.onDebugger({ kind: 'recorded', recording: rec, position: 0, breakpoints: [] });
+    await settle();
+    expect(worker.requests.at(-1)).toMatchObject({ type: 'begin', position: 0 });
+    neural.onDebugger({ kind: 'action', recording: rec, action: stepInto, position: 1, breakpoints: [] });
+    await settle();
+    expect(neural.prediction?.comparison.match).toBe(true);
+    expect(neural.ghostLine).toBe(2);
+    // the same guess one step later is wrong: the real stop is line 3 with m
+    neural.onDebugger({ kind: 'action', recording: rec, action: stepInto, position: 2, breakpoints: [] });
+    await settle();
+    expect(neural.prediction?.comparison.match).toBe(false);
+    expect(neural.scores).toEqual([expect.objectContaining({ kind: 'step_into', n: 2, exact: 1 })]);
+    expect(neural.scoredRun).toBe('double(3)');
+    // Restart (a new recording) starts the scores again
+    neural.onDebugger({ kind: 'recorded', recording: recording('double(4)'), position: 0, breakpoints: [] });
+    expect(neural.scores).toEqual([]);
+    expect(neural.scoredRun).toBe('double(4)');
+  });
+
+  it('asks the model nothing in Real mode', async () => {
+    const worker = new StandInWorker({ predict: () => parsed('line', 2, { n: '3' }) });
+    const neural = await ready(worker);
+    neural.setMode('real');
+    const rec = recording('double(3)');
+    neural.onDebugger({ kind: 'recorded', recording: rec, position: 0, breakpoints: [] });
+    neural.onDebugger({ kind: 'action', recording: rec, action: stepInto, position: 1, breakpoints: [] });
+    await settle();
+    expect(worker.requests.map((r) => r.type)).toEqual(['load']);
+    expect(neural.prediction).toBeNull();
+  });
+
+  it('guesses inputs as calls only: what is not a call or repeats is counted in the note, never shown', async () => {
+    const call = (n: string) => prediction({ kind: 'inv_step_call' }, parsed('call', 1, { n }));
+    const samples = [call('3'), call('5'), call('3'), prediction({ kind: 'inv_step_call' }, { unparseable: true, text: '<|inv_call_sep|>', reason: 'cut' } as unknown as ParseResult, '<|inv_call_sep|>')];
+    const worker = new StandInWorker({ samples });
+    const neural = new Neural(environment(worker));
+    await neural.start(async (c) => ({ ...recording(c), exit: { status: 'normal', value: String(Number(/\d+/.exec(c)![0]) * 2) } }) as Recording);
+    const rec = recording('double(3)');
+    neural.onDebugger({ kind: 'recorded', recording: rec, position: 3, breakpoints: [] });
+    await settle();
+    await neural.guessInputs(4);
+    expect(neural.candidates).toEqual([
+      { call: 'double(3)', verdict: 'yes', got: '6' },
+      { call: 'double(5)', verdict: 'no', got: '10' },
+    ]);
+    expect(neural.guessNote).toBe('1 of 2 candidate calls return 6 (4 drawn: 1 not a call, 1 repeated).');
+  });
+});
