@@ -86,6 +86,13 @@ describe('honest scores', () => {
     assert.equal(await prediction().locator('[data-unscored]').count(), 1);
     assert.deepEqual(await scores(), {});
     await keysDoNothing(['F11', 'F10', 'Shift+F11', 'F5']);
+    // The positive control: a key that may act here does, and the snapshot sees it (the next test
+    // starts with Restart).
+    const atEnd = await snapshot();
+    await page.keyboard.press('Control+F11');
+    await idle(page);
+    await predicted();
+    assert.notDeepEqual(await snapshot(), atEnd);
   });
 
   it('starts the scores again on Restart and says so', async () => {

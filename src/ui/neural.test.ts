@@ -111,9 +111,18 @@ describe('the neural store', () => {
     expect(neural.scores).toEqual([expect.objectContaining({ kind: 'step_into', n: 2, exact: 1 })]);
     expect(neural.scoredRun).toBe('double(3)');
     // Restart (a new recording) starts the scores again
-    neural.onDebugger({ kind: 'recorded', recording: recording('double(4)'), position: 0, breakpoints: [] });
+    const again = recording('double(4)');
+    neural.onDebugger({ kind: 'recorded', recording: again, position: 0, breakpoints: [] });
     expect(neural.scores).toEqual([]);
     expect(neural.scoredRun).toBe('double(4)');
+    neural.onDebugger({ kind: 'action', recording: again, action: stepInto, position: 1, breakpoints: [] });
+    await settle();
+    expect(neural.scores).toHaveLength(1);
+    // so does an engine restart (no recording until the program runs again)
+    neural.onDebugger({ kind: 'cleared' });
+    expect(neural.scores).toEqual([]);
+    expect(neural.scoredRun).toBe('');
+    expect(neural.prediction).toBeNull();
   });
 
   it('asks the model nothing in Real mode', async () => {
