@@ -18,6 +18,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   cli: ['util', 'core', 'realEngine', 'neuralEngine', 'session', 'dap', 'mcp'],
   dap: ['util', 'core', 'realEngine', 'neuralEngine', 'session', 'cli/stdio'],
   mcp: ['util', 'core', 'realEngine', 'neuralEngine', 'session', 'cli/stdio'],
+  // test support: may drive any layer, and only tests import it (no layer lists it)
+  testing: ['util', 'core', 'realEngine', 'neuralEngine', 'session', 'cli', 'dap', 'mcp'],
 };
 
 function sources(dir: string): string[] {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../realEngine/node';
-import { hostilePrograms } from '../realEngine/testing/hostilePrograms';
+import { hostilePrograms } from '../testing/hostilePrograms';
 import { main } from './main';
 
 const dir = mkdtempSync(join(tmpdir(), 'ndb-cli-'));

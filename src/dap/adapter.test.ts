@@ -8,8 +8,8 @@ import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
-import { hostilePrograms } from '../realEngine/testing/hostilePrograms';
-import { act, dapClient, launch, where } from './testing/client';
+import { hostilePrograms } from '../testing/hostilePrograms';
+import { act, dapClient, launch, where } from '../testing/dapClient';
 
 const dir = mkdtempSync(join(tmpdir(), 'ndb-dap-'));
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../realEngine/node';
-import { startMcp, type McpTestClient } from './testing/mcpClient';
+import { startMcp, type McpTestClient } from '../testing/mcpClient';
 
 // An off-by-one in a binary search: `hi = len(xs)` lets mid reach past the end.
 const SEARCH = [

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
-import { hostilePrograms, POISONING_PROGRAM } from '../realEngine/testing/hostilePrograms';
-import { startMcp, type McpTestClient } from './testing/mcpClient';
+import { hostilePrograms, POISONING_PROGRAM } from '../testing/hostilePrograms';
+import { startMcp, type McpTestClient } from '../testing/mcpClient';
 
 const CODE = ['def f(xs):', '    s = 0', '    for x in xs:', '        s += x', '    return s', '', 'def g(n):', '    print("g", n)', '    return f(list(range(n))) * 2', ''].join('\n');
 

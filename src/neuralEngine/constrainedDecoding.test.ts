@@ -7,7 +7,7 @@ import { stateConstraints } from '../core/stateConstraints';
 import { sourceNames, stateLimits } from '../core/stateGuard';
 import type { CausalLM, GenerateOptions, GenerateResult } from './causalLm';
 import { StatePredictor, type TextTokenizer } from './predictor';
-import { shippedTokenizer } from './testTokenizer';
+import { shippedTokenizer } from '../testing/testTokenizer';
 
 let tokenizer: TextTokenizer;
 beforeAll(async () => {

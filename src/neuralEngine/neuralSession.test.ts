@@ -6,7 +6,7 @@ import { formatStateAt, promptForNext, renderAction, renderContext, renderState,
 import type { Recording } from '../core/trace';
 import { loadNodeEngine } from '../realEngine/node';
 import type { CausalLM, GenerateOptions, GenerateResult } from './causalLm';
-import { shippedTokenizer } from './testTokenizer';
+import { shippedTokenizer } from '../testing/testTokenizer';
 import { NeuralSession } from './neuralSession';
 import { StatePredictor, type TextTokenizer } from './predictor';
 

@@ -6,7 +6,7 @@ import { TOKENS } from '../core/format';
 import { sourceNames, stateLimits } from '../core/stateGuard';
 import type { Recording } from '../core/trace';
 import type { CausalLM, GenerateOptions, GenerateResult } from './causalLm';
-import { shippedTokenizer } from './testTokenizer';
+import { shippedTokenizer } from '../testing/testTokenizer';
 import { NeuralSession } from './neuralSession';
 import { IncrementalDecoder, StatePredictor, type TextTokenizer } from './predictor';
 

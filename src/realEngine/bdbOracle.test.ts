@@ -9,10 +9,10 @@ import { Navigator } from '../core/navigator';
 import type { Position, Recording } from '../core/trace';
 import { loadNodeEngine } from './node';
 import type { RealEngine } from './realEngine';
-import { hash, loadOracle, rng, snapshot, type Snapshot } from './testing/oracle';
-import { loadPrograms } from './testing/programs';
+import { hash, loadOracle, rng, snapshot, type Snapshot } from '../testing/oracle';
+import { loadPrograms } from '../testing/programs';
 
-const programs = loadPrograms('examples', 'src/realEngine/testing/programs');
+const programs = loadPrograms('examples', 'src/testing/programs');
 const SEQUENCES_PER_PROGRAM = Number(process.env.NDB_ORACLE_SEQUENCES ?? 60);
 const ACTIONS_PER_SEQUENCE = 16;
 

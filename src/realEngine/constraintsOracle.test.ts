@@ -13,9 +13,9 @@ import { sourceNames, StatePrefixChecker, stateLimits } from '../core/stateGuard
 import type { Position, Recording } from '../core/trace';
 import { loadNodeEngine } from './node';
 import type { RealEngine } from './realEngine';
-import { loadPrograms } from './testing/programs';
+import { loadPrograms } from '../testing/programs';
 
-const programs = loadPrograms('examples', 'src/realEngine/testing/programs');
+const programs = loadPrograms('examples', 'src/testing/programs');
 let engine: RealEngine;
 
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadInProcessHost, type PythonHost } from './pythonHost';
 import { engineCommand, ProcessHost } from './processHost';
-import { hostilePrograms, nodeSocketProgram, ORDINARY_PROGRAM, POISONING_PROGRAM } from './testing/hostilePrograms';
+import { hostilePrograms, nodeSocketProgram, ORDINARY_PROGRAM, POISONING_PROGRAM } from '../testing/hostilePrograms';
 
 const dir = mkdtempSync(join(tmpdir(), 'ndb-sandbox-'));
 let host: ProcessHost;

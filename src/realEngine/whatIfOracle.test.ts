@@ -1,4 +1,4 @@
-// What-if debugging against CPython's own bdb (src/realEngine/testing/bdb_oracle.py) in Pyodide:
+// What-if debugging against CPython's own bdb (src/testing/bdb_oracle.py) in Pyodide:
 // - `set:NAME=EXPR` steps, as the CLI runs them (a re-run with the assignment made in the live
 //   frame at that event), must give the same stops as bdb with the same assignment made in the
 //   frame where it is stopped;
@@ -14,10 +14,10 @@ import { debugStates, ProgramError, rerunWith } from '../session/programSession'
 import { loadNodeEngine } from './node';
 import { inProcessHost, type PythonHost } from './pythonHost';
 import type { RealEngine } from './realEngine';
-import { hash, loadOracle, rng, snapshot, type Snapshot } from './testing/oracle';
-import { loadPrograms } from './testing/programs';
+import { hash, loadOracle, rng, snapshot, type Snapshot } from '../testing/oracle';
+import { loadPrograms } from '../testing/programs';
 
-const programs = loadPrograms('examples', 'src/realEngine/testing/programs');
+const programs = loadPrograms('examples', 'src/testing/programs');
 const SEQUENCES_PER_PROGRAM = Number(process.env.NDB_WHATIF_SEQUENCES ?? 10);
 
 interface Segment {

@@ -1,15 +1,15 @@
 // Shared by the oracle tests: CPython's bdb driven in Pyodide (bdb_oracle.py), a seeded random
 // generator, and the snapshot of a recorded stop in the shape the oracle reports.
 
-import type { Position, Recording } from '../../core/trace';
-import { readRepoFile } from '../node';
-import { installModule, type RealEngine } from '../realEngine';
+import type { Position, Recording } from '../core/trace';
+import { readRepoFile } from '../realEngine/node';
+import { installModule, type RealEngine } from '../realEngine/realEngine';
 
 export type Snapshot = Record<string, unknown>;
 
 /** Installs the oracle next to the tracer; returns `run_segments_json`. */
 export function loadOracle(engine: RealEngine): (request: string) => string {
-  installModule(engine.pyodide, 'bdb_oracle', readRepoFile('src/realEngine/testing/bdb_oracle.py'));
+  installModule(engine.pyodide, 'bdb_oracle', readRepoFile('src/testing/bdb_oracle.py'));
   const mod = engine.pyodide.pyimport('bdb_oracle') as unknown as { run_segments_json: (r: string) => string };
   return (r) => mod.run_segments_json(r);
 }

@@ -1,9 +1,9 @@
 // For tests: the shipped model's tokenizer, read from its folder (no network).
 import { basename, dirname } from 'node:path';
 import { AutoTokenizer, env } from '@huggingface/transformers';
-import { defaultModelDir } from './nodeModel';
-import { wrapTokenizer } from './hfTokenizer';
-import type { TextTokenizer } from './predictor';
+import { defaultModelDir } from '../neuralEngine/nodeModel';
+import { wrapTokenizer } from '../neuralEngine/hfTokenizer';
+import type { TextTokenizer } from '../neuralEngine/predictor';
 
 export async function shippedTokenizer(): Promise<TextTokenizer> {
   const dir = defaultModelDir();

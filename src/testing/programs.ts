@@ -3,8 +3,8 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseProgramHeader } from '../../core/programHeader';
-import { REPO_ROOT } from '../node';
+import { parseProgramHeader } from '../core/programHeader';
+import { REPO_ROOT } from '../realEngine/node';
 
 export interface TestProgram {
   name: string;

@@ -5,8 +5,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { expect } from 'vitest';
-import { REPO_ROOT } from '../../realEngine/node';
-import { MAX_RESULT_CHARS } from '../toolKit';
+import { REPO_ROOT } from '../realEngine/node';
+import { MAX_RESULT_CHARS } from '../mcp/toolKit';
 
 export interface ToolResult {
   isError?: boolean;
