@@ -1,6 +1,6 @@
 // `ndb eval trajectories` with several sets and `ndb eval early-stop`, on the shipped model and a
 // two-item set made from the first gallery program.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -44,6 +44,21 @@ describe('ndb eval on several sets', () => {
     const named = await run('eval', 'trajectories', set, '--limit', '1', '--dtype', 'int8', '--json');
     expect(JSON.parse(named.lines[0]!)).toMatchObject({ set: 'gallery', n: 3 });
     expect((await run('eval', 'trajectories', set, set, '--label', 'one', '--json')).code).toBe(2);
+  }, 120_000);
+
+  it('fits the calibration and writes it into the model folder, --write anywhere among the options', async () => {
+    const shipped = join(REPO_ROOT, 'public/models/ndb-cpu-3m');
+    const model = join(dir, 'model');
+    mkdirSync(join(model, 'onnx'), { recursive: true });
+    for (const f of readdirSync(shipped).filter((f) => f.endsWith('.json'))) copyFileSync(join(shipped, f), join(model, f));
+    copyFileSync(join(shipped, 'onnx/model_int8.onnx'), join(model, 'onnx/model_int8.onnx'));
+    const { code, lines } = await run('eval', 'calibrate', set, '--label', 'gallery', '--write', '--model', model, '--dtype', 'int8', '--json');
+    expect(code).toBe(0);
+    const result = JSON.parse(lines[0]!) as { dtype: string; written: string; calibration: Record<string, { a: number; b: number }>; after: Record<string, { n: number }> };
+    expect(result).toMatchObject({ dtype: 'int8', written: join(model, 'config.json') });
+    expect(result.after.state!.n).toBe(5);
+    const config = JSON.parse(readFileSync(join(model, 'config.json'), 'utf8')) as { ndb_calibration?: Record<string, unknown> };
+    expect(config.ndb_calibration?.int8).toEqual(result.calibration);
   }, 120_000);
 
   it('measures the early stop beside no early stop, and both predict the same', async () => {

@@ -55,7 +55,7 @@ export async function main(argv: string[], out: Out = (l) => process.stdout.writ
       case 'debug':
         return await debugCommand(parseArgs(rest, ['json']), out);
       case 'eval':
-        return await evalCommand(parseArgs(rest, ['json']), out);
+        return await evalCommand(parseArgs(rest, ['json', 'write']), out);
       case 'bench':
         return await benchCommand(parseArgs(rest, ['json']), out);
       case 'dap': {
