@@ -3,6 +3,7 @@
 // limits it can set, programs from files, sessions that do not wait for a stuck one, and the
 // model's tools (guess_inputs builds calls that run; neural states say they are predicted).
 
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +59,56 @@ describe('ndb mcp: the tools that find a bug', () => {
     expect(await mcp.error('evaluate', { session, expression: 'xs[mid]' })).toMatch(/IndexError/);
     const { frames } = await mcp.ok('stack', { session });
     expect(frames).toEqual([{ function: 'search', line: 5, source: 'if xs[mid] == target:', locals: expect.objectContaining({ lo: '3', hi: '3', mid: '3' }) }]);
+    await mcp.ok('end_session', { session });
+  });
+
+  it("gives the stack and evaluates as CPython's bdb does at the same breakpoint", async () => {
+    const code = [
+      'def outer(xs):', //                        1
+      '    total = 0', //                         2
+      '    for x in xs:', //                      3
+      '        total += inner(x, total)', //      4
+      '    return total', //                      5
+      '',
+      'def inner(x, acc):', //                    7
+      '    scaled = x * 3', //                    8
+      '    return scaled - acc // 2', //          9
+      '',
+    ].join('\n');
+    const call = 'outer([4, 7, 1])';
+    const expressions = ['scaled + acc', 'x * [1, 2]', 'sorted({"b": 1, "a": 2})'];
+    // bdb: the second time line 9 is reached (acc > 0), the frames innermost first with their
+    // locals, and the expressions evaluated in the innermost frame and in its caller
+    const script = [
+      'import bdb, json, sys',
+      'code, call, exprs = json.loads(sys.argv[1])',
+      'class Probe(bdb.Bdb):',
+      '    def user_line(self, frame):',
+      '        if frame.f_code.co_filename != "<prog>" or frame.f_lineno != 9 or frame.f_locals["acc"] == 0: return',
+      '        frames, f = [], frame',
+      '        while f is not None and f.f_code.co_filename == "<prog>" and f.f_code.co_name != "<module>":',
+      '            frames.append({"function": f.f_code.co_name, "line": f.f_lineno, "locals": {k: repr(v) for k, v in f.f_locals.items()}})',
+      '            f = f.f_back',
+      '        values = [repr(eval(e, frame.f_globals, frame.f_locals)) for e in exprs] + [repr(eval("total", frame.f_back.f_globals, frame.f_back.f_locals))]',
+      '        print(json.dumps({"frames": frames, "values": values}))',
+      '        raise SystemExit',
+      'g = {"__name__": "__main__"}',
+      'exec(compile(code, "<prog>", "exec"), g)',
+      'try:',
+      '    Probe().runeval(compile(call, "<prog>", "eval"), g)',
+      'except SystemExit:',
+      '    pass',
+    ].join('\n');
+    const bdbAnswer = JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, JSON.stringify([code, call, expressions])], { encoding: 'utf8' })) as {
+      frames: Array<{ function: string; line: number; locals: Record<string, string> }>;
+      values: string[];
+    };
+    const session = (await mcp.ok('start_session', { code, call, breakpoints: [{ line: 9, condition: 'acc > 0' }] })).session as string;
+    expect((await mcp.ok('step', { session, action: 'continue' })).state).toMatchObject({ line: 9 });
+    const { frames } = await mcp.ok('stack', { session });
+    expect((frames as Array<Record<string, unknown>>).map(({ function: fn, line, locals }) => ({ function: fn, line, locals }))).toEqual(bdbAnswer.frames);
+    for (const [i, expression] of expressions.entries()) expect((await mcp.ok('evaluate', { session, expression })).value).toBe(bdbAnswer.values[i]);
+    expect((await mcp.ok('evaluate', { session, expression: 'total', frame: 1 })).value).toBe(bdbAnswer.values[expressions.length]);
     await mcp.ok('end_session', { session });
   });
 
