@@ -19,6 +19,7 @@
 // started ahead once a second owner has shown up.
 
 import type { Recording } from '../core/trace';
+import { DefaultOwnerHost } from './defaultOwnerHost';
 import { EngineChild, EngineLost, HardStop, type Answer } from './engineChild';
 import { readRepoFile } from './node';
 import type { CodeLines, LocalsEvaluation, PythonHost } from './pythonHost';
@@ -55,7 +56,7 @@ export interface ProcessHostOptions {
   noNamespace?: boolean;
 }
 
-export class ProcessHost implements PythonHost {
+export class ProcessHost extends DefaultOwnerHost {
   private current: EngineChild | null = null;
   private spareChild: EngineChild | null = null;
   private readonly graceMs: number;
@@ -67,9 +68,10 @@ export class ProcessHost implements PythonHost {
   /** More than one owner has used this host: keep a fresh process ready. */
   private shared = false;
   private closed = false;
-  private readonly byDefault: PythonHost;
+  protected readonly byDefault: PythonHost;
 
   constructor(options: ProcessHostOptions = {}) {
+    super();
     this.graceMs = options.graceMs ?? 4_000;
     this.quickMs = options.quickMs ?? 10_000;
     this.loadMs = options.loadMs ?? 120_000;
@@ -125,34 +127,6 @@ export class ProcessHost implements PythonHost {
       },
       forOwner: (other) => this.forOwner(other),
     };
-  }
-
-  record(source: string, call: string, options: RecordOptions = {}): Promise<Recording> {
-    return this.byDefault.record(source, call, options);
-  }
-
-  codeLines(source: string): Promise<CodeLines> {
-    return this.byDefault.codeLines(source);
-  }
-
-  expressionError(expr: string): Promise<string | null> {
-    return this.byDefault.expressionError(expr);
-  }
-
-  evaluateOnLocals(expr: string, locals: Record<string, string>): Promise<LocalsEvaluation> {
-    return this.byDefault.evaluateOnLocals(expr, locals);
-  }
-
-  sameValue(predicted: string, expected: string): Promise<boolean> {
-    return this.byDefault.sameValue(predicted, expected);
-  }
-
-  firstArgument(args: string): Promise<string | null> {
-    return this.byDefault.firstArgument(args);
-  }
-
-  callArguments(values: readonly string[]): Promise<string | null> {
-    return this.byDefault.callArguments(values);
   }
 
   /** Ends the processes (the host is not used again). */

@@ -6,25 +6,25 @@
 // start. With more owners than processes, an idle process of another owner is replaced by a
 // fresh one.
 
-import type { Recording } from '../core/trace';
-import type { CodeLines, LocalsEvaluation, PythonHost } from './pythonHost';
+import { DefaultOwnerHost } from './defaultOwnerHost';
+import type { PythonHost } from './pythonHost';
 import { DEFAULT_OWNER, ProcessHost, type ProcessHostOptions } from './processHost';
-import type { RecordOptions } from './realEngine';
 
 export interface PoolOptions extends ProcessHostOptions {
   /** The most processes at once (default 4). */
   max?: number;
 }
 
-export class ProcessPool implements PythonHost {
+export class ProcessPool extends DefaultOwnerHost {
   private readonly hosts: ProcessHost[] = [];
   private readonly max: number;
   /** When each host last served a request (the least recent idle one is reused first). */
   private readonly usedAt = new Map<ProcessHost, number>();
   private clock = 0;
-  private readonly byDefault: PythonHost;
+  protected readonly byDefault: PythonHost;
 
   constructor(private readonly options: PoolOptions = {}) {
+    super();
     this.max = Math.max(2, options.max ?? 4);
     this.add();
     this.add();
@@ -53,34 +53,6 @@ export class ProcessPool implements PythonHost {
       callArguments: (values) => on((h) => h.callArguments(values)),
       forOwner: (other) => this.forOwner(other),
     };
-  }
-
-  record(source: string, call: string, options?: RecordOptions): Promise<Recording> {
-    return this.byDefault.record(source, call, options);
-  }
-
-  codeLines(source: string): Promise<CodeLines> {
-    return this.byDefault.codeLines(source);
-  }
-
-  expressionError(expr: string): Promise<string | null> {
-    return this.byDefault.expressionError(expr);
-  }
-
-  evaluateOnLocals(expr: string, locals: Record<string, string>): Promise<LocalsEvaluation> {
-    return this.byDefault.evaluateOnLocals(expr, locals);
-  }
-
-  sameValue(predicted: string, expected: string): Promise<boolean> {
-    return this.byDefault.sameValue(predicted, expected);
-  }
-
-  firstArgument(args: string): Promise<string | null> {
-    return this.byDefault.firstArgument(args);
-  }
-
-  callArguments(values: readonly string[]): Promise<string | null> {
-    return this.byDefault.callArguments(values);
   }
 
   async close(): Promise<void> {
