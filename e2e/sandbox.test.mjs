@@ -89,6 +89,17 @@ async function origin() {
   }));
 }
 
+/** Runs REALM_PROBE, lets its timers fire, runs again to read what they found: nothing open. */
+async function probeRealm() {
+  await runModule(REALM_PROBE);
+  await page.waitForTimeout(500);
+  await button(page, 'Restart').click();
+  await idle(page);
+  await button(page, 'Continue').click();
+  await idle(page);
+  assert.equal(await output(page), 'open: []\ncode from strings: []\n');
+}
+
 describe('the sandbox in the browser', () => {
   const app = useApp({ open: '' });
   before(() => {
@@ -99,13 +110,7 @@ describe('the sandbox in the browser', () => {
   it("closes the Python worker's realm: no storage, network, other realm or code from strings", async () => {
     // Seen from inside, as a program past Python's layer sees it (Playwright's own evaluate in the
     // worker needs eval, which the worker no longer has): the timer's `this` is the worker's global.
-    await runModule(REALM_PROBE);
-    await page.waitForTimeout(500);
-    await button(page, 'Restart').click();
-    await idle(page);
-    await button(page, 'Continue').click();
-    await idle(page);
-    assert.equal(await output(page), 'open: []\ncode from strings: []\n');
+    await probeRealm();
   });
 
   it('runs the next program in a fresh interpreter: what one leaves behind does not reach it', async () => {
@@ -155,12 +160,6 @@ describe('the sandbox on a host that sends no headers, with no service worker', 
   });
 
   it('still leaves no storage, network or way to make code from a string', async () => {
-    await runModule(REALM_PROBE);
-    await page.waitForTimeout(500);
-    await button(page, 'Restart').click();
-    await idle(page);
-    await button(page, 'Continue').click();
-    await idle(page);
-    assert.equal(await output(page), 'open: []\ncode from strings: []\n');
+    await probeRealm();
   });
 });
