@@ -275,6 +275,8 @@ describe('a lesson in class', () => {
       assert.equal(new Set(labels).size, TOOLBAR.length, `every button has its own visible name: ${labels.join(', ')}`);
       await press(phone, 'Step into');
       await expectStatus(phone, /^line 31 in <module>|^call of report|^line \d+ in/);
+      // Every panel can be scrolled to and read, none under the toolbar.
+      for (const name of [...PANELS, 'Variables', 'Prediction']) await assertUsable(phone, name);
       // The last panel is not hidden under the toolbar.
       await phone.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
       const [model, bar] = await Promise.all([region(phone, 'Model').boundingBox(), phone.getByRole('toolbar', { name: 'Debugger' }).boundingBox()]);
