@@ -6,7 +6,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sigmoid, type Calibration, type ConfidenceKind } from '../core/confidence';
+import { calibrated, type Calibration, type ConfidenceKind } from '../core/confidence';
 import type { HfConfig } from '../neuralEngine/modelConfig';
 import type { LoadedModel } from '../neuralEngine/nodeModel';
 import { ConfidenceTally, type ConfidenceReport } from './confidenceTally';
@@ -37,7 +37,7 @@ function summary(report: ConfidenceReport): Summary {
 function recalibrated(tally: ConfidenceTally, calibration: Calibration): ConfidenceTally {
   const out = new ConfidenceTally();
   for (const kind of Object.keys(tally.samples) as ConfidenceKind[]) {
-    out.samples[kind] = tally.samples[kind].map((s) => ({ ...s, confidence: s.x === null ? 0 : sigmoid(calibration[kind].a * s.x + calibration[kind].b) }));
+    out.samples[kind] = tally.samples[kind].map((s) => ({ ...s, confidence: s.x === null ? 0 : calibrated(s.x, calibration[kind]) }));
   }
   return out;
 }

@@ -4,7 +4,7 @@
 
 import { capValue, type ParseResult } from '../core/format';
 import type { StateComparison } from '../core/compare';
-import { fitPlatt, reliability, type Calibration, type ConfidenceKind, type Reliability } from '../core/confidence';
+import { fitPlatt, logOdds, reliability, type Calibration, type ConfidenceKind, type Reliability } from '../core/confidence';
 import type { DebugState } from '../core/state';
 import type { Prediction } from '../neuralEngine/neuralSession';
 
@@ -58,7 +58,7 @@ export class ConfidenceTally {
       const scored = this.samples[kind].filter((s): s is Sample & { x: number } => s.x !== null);
       n[kind] = scored.length;
       return fitPlatt(
-        scored.map((s) => s.x),
+        scored.map((s) => logOdds(s.x)),
         scored.map((s) => s.right),
       );
     };

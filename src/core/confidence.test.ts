@@ -1,7 +1,7 @@
 // The confidence's arithmetic: raw scores per field from the chosen tokens, Platt scaling (fitted
 // back from data made with known parameters), and the reliability of a set of confidences.
 import { describe, expect, it } from 'vitest';
-import { confidenceOf, confidenceWords, fitPlatt, reliability, sigmoid, stateScores, type ChosenToken } from './confidence';
+import { confidenceOf, confidenceWords, fitPlatt, logOdds, reliability, sigmoid, stateScores, type ChosenToken } from './confidence';
 
 describe('stateScores', () => {
   it('sums log-probabilities per field; unchanged locals share the score of ".."', () => {
@@ -21,7 +21,10 @@ describe('stateScores', () => {
     // without calibration the confidence is the model's own probability
     expect(confidenceOf(scores).state).toBeCloseTo(Math.exp(-1.85));
     const c = confidenceOf(scores, { state: { a: 2, b: 1 }, position: { a: 1, b: 0 }, local: { a: 1, b: 0 }, value: { a: 1, b: 0 } });
-    expect(c.state).toBeCloseTo(sigmoid(2 * -1.85 + 1));
+    expect(c.state).toBeCloseTo(sigmoid(2 * logOdds(-1.85) + 1));
+    // a = 1, b = 0 is the model's own probability
+    const identity = { a: 1, b: 0 };
+    for (const x of [-12, -1.85, -0.01, 0]) expect(confidenceOf({ state: x, position: 0, locals: {} }, { state: identity, position: identity, local: identity, value: identity }).state).toBeCloseTo(Math.exp(x), 6);
   });
 });
 
@@ -39,6 +42,29 @@ describe('fitPlatt', () => {
     const p = fitPlatt(xs, ys);
     expect(p.a).toBeCloseTo(0.8, 1);
     expect(p.b).toBeCloseTo(1.5, 1);
+  });
+
+  it('keeps a calibrated model as it is, and raises an underconfident one', () => {
+    let seed = 11;
+    const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const calibratedXs: number[] = [];
+    const calibratedYs: boolean[] = [];
+    const overXs: number[] = [];
+    const overYs: boolean[] = [];
+    for (let i = 0; i < 20_000; i++) {
+      // many near-certain states and a long tail, as a model's scores are
+      const x = rand() < 0.4 ? -0.02 * rand() : -8 * rand();
+      calibratedXs.push(x);
+      calibratedYs.push(rand() < Math.exp(x));
+      // right as often as exp(x / 2) says: exp(x) is too unsure
+      overXs.push(x);
+      overYs.push(rand() < Math.exp(x / 2));
+    }
+    const same = fitPlatt(calibratedXs.map(logOdds), calibratedYs);
+    expect(same.a).toBeCloseTo(1, 1);
+    expect(Math.abs(same.b)).toBeLessThan(0.15);
+    const raised = fitPlatt(overXs.map(logOdds), overYs);
+    expect(sigmoid(raised.a * logOdds(-2) + raised.b)).toBeGreaterThan(Math.exp(-2) + 0.1);
   });
 });
 
