@@ -5,13 +5,16 @@
 import { isInverse, type Action } from '../core/actions';
 import { DebugSession } from '../core/debugSession';
 import type { BreakCondition } from '../core/navigator';
-import { changedLocals, eventState, stackAt, stateAt, type DebugState, type EventState, type StackFrame } from '../core/state';
-import type { Position, Recording, WatchValue } from '../core/trace';
+import { changedLocals, stateAt, type DebugState, type EventState, type StackFrame } from '../core/state';
+import type { Position, Recording } from '../core/trace';
 import { tracebackOf, type TracebackEntry } from '../core/traceback';
 import { EditError, type Edit } from '../core/whatIf';
 import { EngineClient, EngineError, type EngineInfo, type EngineStage, type EvaluationResult, type RecordOptions } from '../realEngine/client';
 import type { Program } from './program.svelte';
+import { currentLineOf, errorMarkerOf, framesShown, frameViewOf, lastReachedAt, watchRowsAt, type ErrorMarker, type FrameView, type WatchRow } from './debuggerViews';
 import { cutOffOf, DEFAULT_LIMITS, raisedLimits, type CutOff, type RunLimits } from './runEnd';
+
+export type { ErrorMarker, FrameView, WatchRow };
 
 /** What a toolbar button does: a debugger action, or re-running the program. */
 export type Command = Action | { kind: 'restart' };
@@ -54,28 +57,8 @@ export type DebuggerEvent =
   | { kind: 'rerecorded'; recording: Recording }
   | { kind: 'cleared' };
 
-/** A watch row: the real value at the current stop (null at the entry and the exit). */
-export interface WatchRow {
-  expr: string;
-  real: WatchValue | null;
-}
 
-/** A line the editor marks as the reason a run failed: a syntax error, or the line an uncaught
- * exception (or a failed import) was raised at. */
-export interface ErrorMarker {
-  line: number;
-  column: number;
-  message: string;
-  kind: 'syntax' | 'exception';
-}
 
-/** A caller's frame shown in place of the current one (the Call stack was clicked). */
-export interface FrameView {
-  frame: number;
-  function: string;
-  line: number;
-  locals: Record<string, string>;
-}
 
 export class Debugger {
   engine = $state<EngineStatus>('loading');
@@ -139,21 +122,11 @@ export class Debugger {
 
   /** At the exit of a run that was cut off: the last state it reached (its frame and locals), which
    * the panels show; null elsewhere. */
-  readonly lastReached = $derived.by<EventState | null>(() => {
-    const rec = this.recording;
-    const last = this.cutOff?.last;
-    if (!rec || !last || this.position < rec.events.length) return null;
-    return eventState(rec, last);
-  });
+  readonly lastReached = $derived<EventState | null>(this.recording ? lastReachedAt(this.recording, this.position, this.cutOff) : null);
 
   /** The frames at the stop: none once the program has ended (it finished, or an exception ended
    * it); the frames it was in when a limit cut it off. */
-  readonly stack = $derived.by<StackFrame[]>(() => {
-    const rec = this.recording;
-    if (!rec) return [];
-    if (this.position >= rec.events.length && !this.cutOff) return [];
-    return stackAt(rec, this.position);
-  });
+  readonly stack = $derived<StackFrame[]>(this.recording ? framesShown(this.recording, this.position, this.cutOff) : []);
 
   /** The limits "Raise the limit" would give the run shown (null: it was not cut off by a limit,
    * the user stopped it, or the limit is at its ceiling). */
@@ -168,50 +141,16 @@ export class Debugger {
   readonly lastPosition = $derived(this.recording ? this.recording.events.length : 0);
 
   /** The watch rows at the current stop. */
-  readonly watchRows = $derived.by<WatchRow[]>(() => {
-    const rec = this.recording;
-    const pos = this.position;
-    const e = rec && pos >= 0 && pos < rec.events.length ? rec.events[pos]! : null;
-    return this.program.watches.map((w) => {
-      if (w.error) return { expr: w.expr, real: { error: w.error } };
-      const i = this.recordedWatch.indexOf(w.expr);
-      return { expr: w.expr, real: e && i >= 0 ? (e.watch?.[i] ?? null) : null };
-    });
-  });
+  readonly watchRows = $derived.by<WatchRow[]>(() => watchRowsAt(this.recording, this.position, this.program.watches, this.recordedWatch));
 
   /** The traceback of a run that ended with an uncaught exception (outermost frame first). */
   readonly traceback = $derived<TracebackEntry[]>(this.recording ? tracebackOf(this.recording) : []);
 
-  readonly errorMarker = $derived.by<ErrorMarker | null>(() => {
-    const exit = this.recording?.exit;
-    if (!exit) return null;
-    if (exit.status === 'syntax_error') return { line: exit.line ?? 1, column: exit.column ?? 1, message: exit.message ?? 'SyntaxError', kind: 'syntax' };
-    const message = exit.message ?? exit.exc_type ?? 'exception';
-    if (exit.status === 'error' && exit.line !== undefined) return { line: exit.line, column: 1, message, kind: 'exception' };
-    const raisedAt = this.traceback[this.traceback.length - 1];
-    if (exit.status === 'exception' && raisedAt) return { line: raisedAt.line, column: 1, message, kind: 'exception' };
-    // A RecursionError can stop the tracer itself before it records the exception: the line the
-    // deepest call had reached is where it was raised.
-    const last = this.recording?.events.at(-1);
-    if (exit.status === 'exception' && last && last.line > 0) return { line: last.line, column: 1, message, kind: 'exception' };
-    return null;
-  });
+  readonly errorMarker = $derived<ErrorMarker | null>(this.recording ? errorMarkerOf(this.recording, this.traceback) : null);
 
   /** The frame picked in the Call stack, when it is not the current one: its line and its locals
    * as they were when it last ran (at its call of the frame above it). */
-  readonly frameView = $derived.by<FrameView | null>(() => {
-    const rec = this.recording;
-    const picked = this.selectedFrame;
-    if (!rec || picked === null) return null;
-    const frames = this.stack;
-    const at = frames.findIndex((f) => f.frame === picked);
-    if (at < 0 || at === frames.length - 1) return null;
-    for (let j = Math.min(this.position, rec.events.length - 1); j >= 0; j--) {
-      const e = rec.events[j]!;
-      if (e.frame === picked) return { frame: picked, function: e.function, line: frames[at]!.line, locals: e.locals };
-    }
-    return null;
-  });
+  readonly frameView = $derived<FrameView | null>(this.recording ? frameViewOf(this.recording, this.position, this.stack, this.selectedFrame) : null);
 
   /** Who stopped the run of this program by restarting Python (null: it was not): steps wait for
    * Restart, the user's decision to run it again. */
@@ -235,11 +174,7 @@ export class Debugger {
   });
 
   /** The line the editor highlights, with the kind of stop. */
-  readonly currentLine = $derived.by<{ line: number; kind: 'line' | 'return' | 'exception' } | null>(() => {
-    const s = this.state;
-    if (!s || s.event === 'entry' || s.event === 'exit' || s.line < 1) return null;
-    return { line: s.line, kind: s.event === 'exception' || s.raising ? 'exception' : s.event === 'return' ? 'return' : 'line' };
-  });
+  readonly currentLine = $derived(currentLineOf(this.state));
 
   /** The debug session of the current recording: a restore checks that it is still the one it made. */
   get session(): DebugSession | null {
