@@ -4,7 +4,9 @@
 
 import { capValue, type ParseResult } from '../core/format';
 import type { StateComparison } from '../core/compare';
-import { fitPlatt, logOdds, reliability, type Calibration, type ConfidenceKind, type Reliability } from '../core/confidence';
+import { calibrated, fitPlatt, logOdds, reliability, type Calibration, type ConfidenceKind, type Platt, type Reliability } from '../core/confidence';
+
+const IDENTITY: Platt = { a: 1, b: 0 };
 import type { DebugState } from '../core/state';
 import type { Prediction } from '../neuralEngine/neuralSession';
 
@@ -51,16 +53,22 @@ export class ConfidenceTally {
     return out;
   }
 
-  /** Platt scaling per kind, fitted on the samples that have a raw score. */
+  /** Platt scaling per kind, fitted on the samples that have a raw score, kept only where it
+   * brings the confidences closer to the accuracy (a lower expected calibration error) than the
+   * model's own probabilities; else a = 1, b = 0 (no change). The fit minimises the log loss,
+   * which can widen the gaps a reliability diagram shows: on phase 10 it did for the locals. */
   fit(fittedOn: string[]): Calibration {
     const n: Partial<Record<ConfidenceKind, number>> = {};
-    const platt = (kind: ConfidenceKind) => {
+    const platt = (kind: ConfidenceKind): Platt => {
       const scored = this.samples[kind].filter((s): s is Sample & { x: number } => s.x !== null);
       n[kind] = scored.length;
-      return fitPlatt(
+      const right = scored.map((s) => s.right);
+      const fitted = fitPlatt(
         scored.map((s) => logOdds(s.x)),
-        scored.map((s) => s.right),
+        right,
       );
+      const ece = (p: Platt) => reliability(scored.map((s) => calibrated(s.x, p)), right).ece;
+      return ece(fitted) < ece(IDENTITY) ? fitted : IDENTITY;
     };
     return { state: platt('state'), position: platt('position'), local: platt('local'), value: platt('value'), fitted_on: fittedOn, n };
   }
