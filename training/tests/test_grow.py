@@ -1,0 +1,55 @@
+"""Depth growth keeps what the model computes, and the wsd schedule holds then decays."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+from training.grow import grow_checkpoint, grown_state
+from training.model import Decoder, ModelConfig
+from training.train import lr_at
+
+
+def test_a_grown_model_gives_the_same_logits_and_its_new_blocks_can_learn(tmp_path: Path) -> None:
+    torch.manual_seed(0)
+    cfg = ModelConfig(vocab_size=64, dim=32, n_layers=2, n_heads=4, n_kv_heads=2, hidden_dim=48, max_seq_len=64)
+    small = Decoder(cfg)
+    # trained-looking weights: none of them zero
+    with torch.no_grad():
+        for p in small.parameters():
+            p.add_(0.02 * torch.randn_like(p))
+    path = tmp_path / "small.pt"
+    torch.save({"model": small.state_dict(), "model_config": cfg.to_dict()}, path)
+    grown = grow_checkpoint(path, 4)
+    big = Decoder(ModelConfig.from_dict(grown["model_config"]))  # type: ignore[arg-type]
+    big.load_state_dict(grown["model"])  # type: ignore[arg-type]
+    assert big.num_parameters() > small.num_parameters()
+    ids = torch.randint(0, 64, (2, 20))
+    small.eval()
+    big.eval()
+    with torch.no_grad():
+        assert torch.allclose(small(ids), big(ids), atol=1e-5)
+    # the new blocks' output projections start at zero and get gradients at once
+    big.train()
+    big(ids).sum().backward()
+    new_out = dict(big.named_parameters())["layers.1.self_attn.o_proj.weight"]
+    assert float(new_out.abs().sum()) == 0.0 and new_out.grad is not None and float(new_out.grad.abs().sum()) > 0
+
+
+def test_growth_only_to_a_multiple_of_the_depth() -> None:
+    with pytest.raises(ValueError):
+        grown_state({}, 4, 6)
+
+
+def test_wsd_warms_up_holds_and_decays_linearly_to_the_end() -> None:
+    cfg = {"warmup": 10, "lr": 2e-4, "min_lr": 2e-5, "steps": 1_000, "schedule": "wsd", "decay_steps": 200}
+    assert lr_at(0, cfg) == pytest.approx(2e-5)
+    assert lr_at(500, cfg) == pytest.approx(2e-4)
+    assert lr_at(799, cfg) == pytest.approx(2e-4)
+    assert lr_at(900, cfg) == pytest.approx(1.1e-4)
+    assert lr_at(1_000, cfg) == pytest.approx(2e-5)
+    # ending earlier: the same run with fewer steps decays from there
+    assert lr_at(500, {**cfg, "steps": 700}) == pytest.approx(2e-4)
+    assert lr_at(600, {**cfg, "steps": 700}) == pytest.approx(1.1e-4)
