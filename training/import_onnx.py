@@ -1,7 +1,7 @@
 """Reads a shipped model folder (``config.json`` + ``onnx/model.onnx``, fp32) back into PyTorch
 weights, so that training can go on from the model the app ships when its checkpoint is gone:
 
-    python3 -m training.import_onnx public/models/ndb-cpu-3m --out runs/shipped.pt
+    python3 -m training.import_onnx public/models/ndb-cpu-6m --out runs/shipped.pt
 
 The exporter names most weights after their graph nodes (``onnx::MatMul_1047``), not after the
 module they came from, and stores them transposed. So the mapping is found, not assumed: a model

@@ -33,7 +33,7 @@ def keep_freed_memory() -> bool:
     default glibc maps and unmaps them with mmap/munmap every step, and the kernel zeroes the pages
     again each time. Measured on this project's 2-core machine (3.4 M model, batch 16 x 512):
     about 4,500 tokens/s by default against about 11,600 with these limits raised (the training
-    log of ndb-cpu-3m says how). Returns whether the limits were set (glibc only)."""
+    log of ndb-cpu-6m says how). Returns whether the limits were set (glibc only)."""
     if not sys.platform.startswith("linux"):
         return False
     import ctypes

@@ -47,7 +47,7 @@ describe('ndb eval on several sets', () => {
   }, 120_000);
 
   it('fits the calibration and writes it into the model folder, --write anywhere among the options', async () => {
-    const shipped = join(REPO_ROOT, 'public/models/ndb-cpu-3m');
+    const shipped = join(REPO_ROOT, 'public/models/ndb-cpu-6m');
     const model = join(dir, 'model');
     mkdirSync(join(model, 'onnx'), { recursive: true });
     for (const f of readdirSync(shipped).filter((f) => f.endsWith('.json'))) copyFileSync(join(shipped, f), join(model, f));

@@ -165,7 +165,7 @@ def test_every_field_is_an_option_and_options_override_the_file(tmp_path: Path) 
     assert from_args(ap.parse_args([])) == Recipe()
     assert from_args(ap.parse_args(["--tokenizer", "some/dir"])).tokenizer == str(Path("some/dir").resolve())
     # a relative tokenizer in a recipe file is the repository's
-    assert Recipe(tokenizer="public/models/ndb-cpu-3m").tokenizer_path() == ROOT / "public/models/ndb-cpu-3m"
+    assert Recipe(tokenizer="public/models/ndb-cpu-6m").tokenizer_path() == ROOT / "public/models/ndb-cpu-6m"
 
 
 def test_a_bad_recipe_is_refused(tmp_path: Path) -> None:
