@@ -182,8 +182,11 @@ describe('ndb mcp', () => {
     // predict did not move the session.
     expect((await ok('step', { session: real, action: 'step_into' })).state).toMatchObject({ line: 2 });
     await ok('step', { session: real, action: 'step_return' });
-    const { candidates } = await ok('guess_inputs', { session: real, k: 2 });
-    expect((candidates as unknown[]).length).toBeGreaterThan(0);
+    const guessed = await ok('guess_inputs', { session: real, k: 2 });
+    const candidates = guessed.candidates as unknown[];
+    // every draw is accounted for: a candidate, a repeat, or not a call that can run
+    expect(guessed.drawn).toBe(2);
+    expect(candidates.length + (guessed.duplicates as number) + (guessed.unusable as number)).toBe(2);
     for (const c of candidates as Array<Record<string, unknown>>) {
       expect(typeof c.call).toBe('string');
       expect(typeof c.verified).toBe('boolean');

@@ -267,7 +267,9 @@ export class LiveSession {
       report.drawn++;
       const p = await session.predict({ kind: 'inv_step_call' }, { temperature });
       const call = makeCall(p.state);
-      if (call === null) {
+      // a predicted value that is not an expression (a repr such as `<Account object at …>`)
+      // makes no call that can run: it is not offered
+      if (call === null || (await this.host.expressionError(call)) !== null) {
         report.unusable++;
         continue;
       }

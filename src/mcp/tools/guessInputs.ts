@@ -17,7 +17,7 @@ export function registerGuessInputs(server: McpServer, deps: ToolDeps): void {
         'At a return, samples k calls of the returning function from the model (inverse execution: inv_step_call), builds each as the ' +
         'function takes its arguments (its parameters in order; a method through its predicted object) and runs it: verified is true ' +
         'when the call returns the value observed here, got is what it returned or the error. drawn, duplicates and unusable (the ' +
-        'model wrote no call, or left out an argument) say why there may be fewer than k candidates.',
+        'model wrote no call, left out an argument, or wrote a value that is not a Python expression) say why there may be fewer than k candidates.',
       inputSchema: {
         session: sessionArg,
         k: z.number().int().min(1).max(MAX_GUESSES).optional().describe(`How many calls to sample (default 4, at most ${MAX_GUESSES})`),
