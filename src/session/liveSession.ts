@@ -267,9 +267,7 @@ export class LiveSession {
       report.drawn++;
       const p = await session.predict({ kind: 'inv_step_call' }, { temperature });
       const call = makeCall(p.state);
-      // a predicted value that is not an expression (a repr such as `<Account object at …>`)
-      // makes no call that can run: it is not offered
-      if (call === null || (await this.host.expressionError(call)) !== null) {
+      if (call === null) {
         report.unusable++;
         continue;
       }
@@ -279,7 +277,10 @@ export class LiveSession {
       }
       calls.add(call);
       const check = await this.host.record(this.source, call, { maxEvents: 20_000, timeLimit: 5, maxRepr: this.limits.maxRepr });
-      if (check.exit.status === 'normal') {
+      // a predicted value that is not an expression (a repr such as `<Account object at …>`)
+      // makes no call that can run: the tracer says so, and it is not offered
+      if (check.exit.status === 'call_error') report.unusable++;
+      else if (check.exit.status === 'normal') {
         const got = check.exit.value ?? 'None';
         report.candidates.push({ call, verified: got === observed, got });
       } else report.candidates.push({ call, verified: false, got: check.exit.message ?? check.exit.status });

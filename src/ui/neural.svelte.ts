@@ -456,12 +456,18 @@ export class Neural {
         else list.push({ call, verdict: 'pending' });
       }
       this.candidates = list;
+      const notCalls = new Set<string>();
       for (const [i, c] of list.entries()) {
         if (c.verdict !== 'pending') continue;
         let verdict: Candidate['verdict'];
         let got: string | undefined;
         try {
           const check = await this.checkCall(c.call);
+          if (check.exit.status === 'call_error') {
+            // a predicted value that is not an expression: no call that can run
+            notCalls.add(c.call);
+            continue;
+          }
           if (check.exit.status === 'normal') {
             got = check.exit.value ?? 'None';
             verdict = got === observed ? 'yes' : 'no';
@@ -475,9 +481,12 @@ export class Neural {
         }
         this.candidates[i] = { ...c, verdict, got };
       }
+      this.candidates = this.candidates.filter((c) => !notCalls.has(c.call));
+      unusable += notCalls.size;
       const yes = this.candidates.filter((c) => c.verdict === 'yes').length;
+      const shown = this.candidates.length;
       const dropped = [unusable > 0 ? `${unusable} not a call` : '', duplicates > 0 ? `${duplicates} repeated` : ''].filter(Boolean).join(', ');
-      this.guessNote = `${yes} of ${list.length} candidate calls return ${observed}${dropped ? ` (${samples.length} drawn: ${dropped})` : ''}.`;
+      this.guessNote = `${yes} of ${shown} candidate calls return ${observed}${dropped ? ` (${samples.length} drawn: ${dropped})` : ''}.`;
     } catch (err) {
       this.guessNote = `Guessing failed: ${err instanceof Error ? err.message : String(err)}`;
     } finally {

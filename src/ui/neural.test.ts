@@ -139,18 +139,29 @@ describe('the neural store', () => {
 
   it('guesses inputs as calls only: what is not a call or repeats is counted in the note, never shown', async () => {
     const call = (n: string) => prediction({ kind: 'inv_step_call' }, parsed('call', 1, { n }));
-    const samples = [call('3'), call('5'), call('3'), prediction({ kind: 'inv_step_call' }, { unparseable: true, text: '<|inv_call_sep|>', reason: 'cut' } as unknown as ParseResult, '<|inv_call_sep|>')];
+    const samples = [
+      call('3'),
+      call('5'),
+      call('3'),
+      prediction({ kind: 'inv_step_call' }, { unparseable: true, text: '<|inv_call_sep|>', reason: 'cut' } as unknown as ParseResult, '<|inv_call_sep|>'),
+      call('<object at 0x1>'),
+    ];
     const worker = new StandInWorker({ samples });
     const neural = new Neural(environment(worker));
-    await neural.start(async (c) => ({ ...recording(c), exit: { status: 'normal', value: String(Number(/\d+/.exec(c)![0]) * 2) } }) as Recording);
+    // Python's answer: the doubled argument, or (for a value that is not an expression) call_error
+    await neural.start(async (c) =>
+      /^double\(\d+\)$/.test(c)
+        ? ({ ...recording(c), exit: { status: 'normal', value: String(Number(/\d+/.exec(c)![0]) * 2) } } as Recording)
+        : ({ ...recording(c), events: [], exit: { status: 'call_error', message: 'The call is not an expression: invalid syntax' } } as Recording),
+    );
     const rec = recording('double(3)');
     neural.onDebugger({ kind: 'recorded', recording: rec, position: 3, breakpoints: [] });
     await settle();
-    await neural.guessInputs(4);
+    await neural.guessInputs(5);
     expect(neural.candidates).toEqual([
       { call: 'double(3)', verdict: 'yes', got: '6' },
       { call: 'double(5)', verdict: 'no', got: '10' },
     ]);
-    expect(neural.guessNote).toBe('1 of 2 candidate calls return 6 (4 drawn: 1 not a call, 1 repeated).');
+    expect(neural.guessNote).toBe('1 of 2 candidate calls return 6 (5 drawn: 2 not a call, 1 repeated).');
   });
 });
