@@ -208,6 +208,9 @@ describe('ndb mcp: answers that stay small', () => {
     await mcp.ok('step', { session, action: 'continue' });
     const p = await mcp.ok('predict', { session, action: 'step_over' });
     expect(p.real).toMatchObject({ event: 'line', line: 4, stdout: 'hello 3\n', stdout_length: 20_009 });
+    // a step back writes nothing
+    const back = await mcp.ok('predict', { session, action: 'inv_step_into' });
+    expect(back.real).toMatchObject({ line: 2, stdout: '', stdout_length: 0 });
     await mcp.ok('end_session', { session });
   });
 

@@ -34,7 +34,8 @@ export function registerPredict(server: McpServer, deps: ToolDeps): void {
       const real = { ...(p.real as unknown as Record<string, unknown>) };
       const before = 'stdout' in live.state ? live.state.stdout : '';
       if (typeof real.stdout === 'string') {
-        const written = real.stdout.startsWith(before) ? real.stdout.slice(before.length) : real.stdout;
+        // a step back writes nothing: its state's output is a prefix of what is shown now
+        const written = real.stdout.startsWith(before) ? real.stdout.slice(before.length) : '';
         real.stdout_length = real.stdout.length;
         real.stdout = written.length > MAX_STATE_OUTPUT ? `${written.slice(0, MAX_STATE_OUTPUT)}… (cut)` : written;
       }
