@@ -310,7 +310,9 @@ describe('ndb mcp: files, isolation and the model', () => {
       for (const c of candidates) {
         expect(c.call, fn).toMatch(fn === 'deposit' ? /^\(.*\)\.deposit\(/ : /^area\(/);
         expect(c.call).not.toMatch(/<\|/);
-        expect(c.got ?? '', c.call).not.toMatch(/positional argument|required .*argument|unexpected keyword/);
+        // the call itself fits the function (its arity, its keywords); a predicted object's repr may
+        // still be wrong, which is the model's miss, not the call's
+        expect(c.got ?? '', c.call).not.toMatch(new RegExp(`\\b${fn}\\(\\) (missing|takes|got)`));
       }
       await mcp.ok('end_session', { session });
     }
