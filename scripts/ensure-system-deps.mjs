@@ -1,6 +1,8 @@
 // Run first by `npm test` (and so by .ci/run): the Debian packages the tests need beside
 // node_modules — Chromium for the browser tests, Python with pytest, NumPy, PyTorch and ONNX for
-// the training tests, and OpenMP OpenBLAS (without it PyTorch's matrix products are ~20× slower).
+// the training tests, OpenMP OpenBLAS (without it PyTorch's matrix products are ~20× slower), and
+// CPython's test suite and documentation (the Debian program sources), and bubblewrap (the
+// operating system's sandbox of the engine that the CLI, DAP and MCP run programs in).
 // What is missing is installed with apt-get when this runs as root; otherwise the exact command is
 // printed and the tests do not start.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -11,11 +13,16 @@ const PYTHON = '/usr/bin/python3';
 /** Each need: the Debian packages that provide it, and how to tell it is there. */
 const NEEDS = [
   { packages: ['chromium'], present: () => existsSync('/usr/bin/chromium') },
+  // The operating system's sandbox of the Node faces' engine (src/realEngine/osSandbox.ts).
+  { packages: ['bubblewrap'], present: () => existsSync('/usr/bin/bwrap') },
   { packages: ['python3-pytest'], present: () => pythonHas('pytest') },
   { packages: ['python3-numpy'], present: () => pythonHas('numpy') },
   { packages: ['python3-torch'], present: () => pythonHas('torch') },
   { packages: ['libopenblas0-openmp'], present: () => debianHas('libopenblas0-openmp') },
   { packages: ['python3-onnx'], present: () => pythonHas('onnx') },
+  // Real Python that the Debian program sources read (training/data/debian.py) and test on.
+  { packages: ['libpython3.11-testsuite'], present: () => existsSync('/usr/lib/python3.11/test/test_builtin.py') },
+  { packages: ['python3.11-doc'], present: () => existsSync('/usr/share/doc/python3.11/html/_sources/library/stdtypes.rst.txt') },
 ];
 
 function pythonHas(module) {

@@ -2,6 +2,7 @@
 // scoring as the model: Python value equality for output prediction, running f in Pyodide for
 // input prediction (src/core/baselines.ts says what each baseline answers).
 
+import { randomUUID } from 'node:crypto';
 import { inputBaselines, outputBaselines, type InputBaselines, type OutputBaselines } from '../core/baselines';
 import type { PythonHost } from '../realEngine/pythonHost';
 
@@ -22,5 +23,6 @@ export async function cruxBaselines(items: readonly CruxItem[], task: 'output' |
   if (task === 'output') {
     return outputBaselines(items, { same: (a, b) => engine.sameValue(a, b), firstArgument: (input) => engine.firstArgument(input) });
   }
-  return inputBaselines(items, { returnsOutput: (item, args) => returnsOutput(engine, item, args) });
+  // each run of an item's f in an interpreter of its own (one program, one interpreter)
+  return inputBaselines(items, { returnsOutput: (item, args) => returnsOutput(engine.forOwner(`baseline ${randomUUID()}`), item, args) });
 }

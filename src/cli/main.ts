@@ -5,6 +5,7 @@ import { basename } from 'node:path';
 import type { Reliability } from '../core/confidence';
 import { ActionSyntaxError, formatStep, parseStep, parseStepList, type Step } from '../core/actions';
 import type { DebugState } from '../core/state';
+import { jsonLine, oneLine } from '../core/terminalText';
 import { toTraceLines } from '../core/traceJsonl';
 import type { DecoderKind } from '../neuralEngine/neuralSession';
 import { loadPythonHost } from '../realEngine/pythonHost';
@@ -93,7 +94,7 @@ export async function main(argv: string[], out: Out = (l) => process.stdout.writ
       process.stderr.write(`ndb: ${err.message}\n\n${USAGE}`);
       return 2;
     }
-    process.stderr.write(`ndb: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`ndb: ${oneLine(err instanceof Error ? err.message : String(err))}\n`);
     return 1;
   }
 }
@@ -125,17 +126,18 @@ async function traceCommand(args: ParsedArgs, out: Out): Promise<number> {
   const engine = await loadPythonHost();
   const rec = await recordOrThrow(engine, source, stringOption(args, 'call') ?? '', maxEventsOption(args));
   if (args.options.has('json')) {
-    for (const line of toTraceLines(rec)) out(JSON.stringify(line));
+    for (const line of toTraceLines(rec)) out(jsonLine(line));
   } else {
-    for (const e of rec.events) out(`${'  '.repeat(Math.max(0, e.depth))}${e.event.padEnd(9)} ${e.function}:${e.line}  ${localsText(e.locals)}${e.value !== undefined ? `  -> ${e.value}` : ''}`);
-    out(`exit: ${rec.exit.status}${rec.exit.message ? ` (${rec.exit.message})` : ''}`);
+    // values and messages are the program's: escaped, so that they cannot forge a line or move the cursor
+    for (const e of rec.events) out(oneLine(`${'  '.repeat(Math.max(0, e.depth))}${e.event.padEnd(9)} ${e.function}:${e.line}  ${localsText(e.locals)}${e.value !== undefined ? `  -> ${e.value}` : ''}`));
+    out(oneLine(`exit: ${rec.exit.status}${rec.exit.message ? ` (${rec.exit.message})` : ''}`));
   }
   warnIfCut(rec.exit.status, rec.exit.message);
   return 0;
 }
 
 function warnIfCut(status: string, message: string | undefined): void {
-  if (status === 'budget' || status === 'timeout') process.stderr.write(`ndb: ${message ?? status}\n`);
+  if (status === 'budget' || status === 'timeout') process.stderr.write(`ndb: ${oneLine(message ?? status)}\n`);
 }
 
 type EngineName = 'real' | 'neural' | 'both';
@@ -249,12 +251,12 @@ async function debugCommand(args: ParsedArgs, out: Out): Promise<number> {
     const neural = await import('./neural');
     const model = await neural.modelFromArgs(args);
     const states = await neural.neuralDebugStates(model, rec, actions, breakpoints, engineName, rerun);
-    out(args.options.has('json') ? JSON.stringify({ states }) : states.map((s) => JSON.stringify(s)).join('\n'));
+    out(args.options.has('json') ? jsonLine({ states }) : states.map((s) => jsonLine(s)).join('\n'));
     return 0;
   }
   const states = await debugStates(rec, actions, breakpoints, rerun);
-  if (args.options.has('json')) out(JSON.stringify({ states }));
-  else states.forEach((s, i) => out(`${i === 0 ? 'start' : formatStep(actions[i - 1]!)}: ${stateText(s)}`));
+  if (args.options.has('json')) out(jsonLine({ states }));
+  else states.forEach((s, i) => out(oneLine(`${i === 0 ? 'start' : formatStep(actions[i - 1]!)}: ${stateText(s)}`)));
   warnIfCut(rec.exit.status, rec.exit.message);
   return 0;
 }
@@ -274,17 +276,19 @@ async function batchCommand(path: string, maxEvents: number | undefined, engineN
       if (typeof req.file !== 'string') throw new ProgramError('a request needs "file"');
       const actions: Step[] = (req.actions ?? []).map((a) => parseStep(String(a)));
       const breakpoints = (req.breakpoints ?? []).map(Number);
-      const rec = await recordOrThrow(engine, readProgram(req.file), req.call ?? '', maxEvents);
-      const rerun = rerunWith(engine, rec, maxEvents);
+      // One program, one interpreter: a request's states never depend on what another's program did.
+      const own = engine.forOwner(`batch request ${i}`);
+      const rec = await recordOrThrow(own, readProgram(req.file), req.call ?? '', maxEvents);
+      const rerun = rerunWith(own, rec, maxEvents);
       const states = neural && model && engineName !== 'real'
         ? await neural.neuralDebugStates(model, rec, actions, breakpoints, engineName, rerun)
         : await debugStates(rec, actions, breakpoints, rerun);
-      out(JSON.stringify({ id, states }));
+      out(jsonLine({ id, states }));
     } catch (err) {
       failures++;
       const message = err instanceof Error ? err.message : String(err);
-      process.stderr.write(`ndb: request ${i + 1}${id !== null ? ` (id ${JSON.stringify(id)})` : ''}: ${message}\n`);
-      out(JSON.stringify({ id, error: message }));
+      process.stderr.write(`ndb: request ${i + 1}${id !== null ? ` (id ${JSON.stringify(id)})` : ''}: ${oneLine(message)}\n`);
+      out(jsonLine({ id, error: message }));
     }
   }
   return failures > 0 ? 1 : 0;

@@ -1,5 +1,6 @@
 // The neural engine in the CLI: `debug --engine neural|both`, `eval trajectories`, `eval cruxeval`.
 
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseStep, type Action, type Step } from '../core/actions';
 import { DebugSession, type Rerun } from '../core/debugSession';
@@ -74,7 +75,9 @@ export interface EvalItem {
 
 /** An evaluation item recorded by the real engine, its session at the item's start, and how to
  * record it again with what-if edits. */
-export async function startEvalItem(engine: PythonHost, item: EvalItem) {
+export async function startEvalItem(shared: PythonHost, item: EvalItem) {
+  // One program, one interpreter: what an item's program leaves behind never reaches the next.
+  const engine = shared.forOwner(`eval item ${randomUUID()}`);
   const options = { maxEvents: item.max_events ?? 2000, timeLimit: 5 };
   const rec = await engine.record(item.source, item.call, options);
   const breakpoints = item.breakpoints ?? [];
@@ -206,7 +209,8 @@ export async function evalCruxeval(
   let passed = 0;
   for (const [i, item] of items.entries()) {
     const call = `f(${item.input})`;
-    const rec = await engine.record(item.code, call, { maxEvents: 10_000, timeLimit: 5 });
+    const own = engine.forOwner(`eval item ${randomUUID()}`);
+    const rec = await own.record(item.code, call, { maxEvents: 10_000, timeLimit: 5 });
     const entryReturn = rec.events.findIndex((e) => e.event === 'return' && e.depth === 0);
     let ok = false;
     let predicted: string | null = null;
@@ -223,16 +227,16 @@ export async function evalCruxeval(
         }
         if (last && !('unparseable' in last) && last.event === 'return' && last.value !== undefined && !last.raising) {
           predicted = last.value;
-          ok = await engine.sameValue(last.value, item.output);
+          ok = await own.sameValue(last.value, item.output);
         }
       } else {
         const session = new NeuralSession(model.predictor, rec, entryReturn, []);
         const p = await session.predict({ kind: 'inv_step_call' });
         const s = p.state;
         if (!('unparseable' in s) && s.event === 'call' && s.locals) {
-          const args = await engine.callArguments(Object.values(s.locals));
+          const args = await own.callArguments(Object.values(s.locals));
           predicted = args;
-          if (args !== null) ok = await returnsOutput(engine, item, args);
+          if (args !== null) ok = await returnsOutput(own, item, args);
         }
       }
     }

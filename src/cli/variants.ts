@@ -40,7 +40,7 @@ export async function evalVariants(dir: string, path: string, dtypes: ModelDtype
   const tally = variants.map(() => ({ states: 0, tokens: 0, sameTokens: 0, sameStates: 0, exact: 0 }));
   const progress = new Progress(items.length, 'variants');
   for (const [i, item] of items.entries()) {
-    const rec = await engine.record(item.source, item.call, { maxEvents: item.max_events ?? 2000, timeLimit: 5 });
+    const rec = await engine.forOwner(`eval item ${i}`).record(item.source, item.call, { maxEvents: item.max_events ?? 2000, timeLimit: 5 });
     const breakpoints = item.breakpoints ?? [];
     const nav = new Navigator(rec, breakpoints);
     if (item.start !== undefined && item.start !== null) nav.jump(item.start);

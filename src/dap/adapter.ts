@@ -16,6 +16,7 @@ import { loadLiveModel, ModelUnavailable } from '../session/liveModel';
 import { LiveSession, SessionError } from '../session/liveSession';
 import { ProgramError } from '../session/programSession';
 import { logLine } from '../cli/stdio';
+import { engineSandboxNotice } from '../realEngine/engineChild';
 import { loadPythonHost, type PythonHost } from '../realEngine/pythonHost';
 import { checkBreakpoints, type CheckedBreakpoint, type RequestedBreakpoint } from './breakpoints';
 import { framesAt, functionAtLine, type FrameView } from './frames';
@@ -145,6 +146,8 @@ export class NdbDebugAdapter extends DebugSession {
       const program = resolve(args.program);
       const source = readProgram(program);
       const host = await this.engine();
+      const notice = engineSandboxNotice();
+      if (notice) this.sendEvent(new OutputEvent(`${notice}\n`, 'console'));
       const lines = await host.codeLines(source);
       if ('error' in lines) throw new ProgramError(`${program}:${lines.line}: ${lines.error}`);
       const model = args.engine === 'real' ? undefined : await loadLiveModel(args.model);
@@ -188,7 +191,11 @@ export class NdbDebugAdapter extends DebugSession {
   }
 
   protected override disconnectRequest(response: DebugProtocol.DisconnectResponse, args: DebugProtocol.DisconnectArguments): void {
-    this.queue = this.queue.then(() => super.disconnectRequest(response, args));
+    this.queue = this.queue.then(async () => {
+      // the launch's interpreter ends with it
+      await (await this.host)?.release();
+      super.disconnectRequest(response, args);
+    });
   }
 
   // ---- breakpoints ----

@@ -4,9 +4,12 @@
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
-import { hostilePrograms, POISONING_PROGRAM } from '../testing/hostilePrograms';
+import { engineCommand } from '../realEngine/engineChild';
+import { engineProcesses } from '../testing/engineProcesses';
+import { hostilePrograms, POISONING_PROGRAM, unixSocketProgram } from '../testing/hostilePrograms';
 import { startMcp, type McpTestClient } from '../testing/mcpClient';
 
 const CODE = ['def f(xs):', '    s = 0', '    for x in xs:', '        s += x', '    return s', '', 'def g(n):', '    print("g", n)', '    return f(list(range(n))) * 2', ''].join('\n');
@@ -152,14 +155,60 @@ describe('ndb mcp', () => {
   }, 300_000);
 
   it("gives each session an interpreter of its own: what one session's program leaves behind never reaches another's", async () => {
-    const attacker = (await ok('start_session', { code: POISONING_PROGRAM })).session as string;
-    await ok('step', { session: attacker, action: 'continue' });
+    // the attacker's run patches json.dumps: its own recording says it cannot be trusted
+    const attacker = await call('start_session', { code: POISONING_PROGRAM });
+    expect(attacker.isError).toBe(true);
+    expect(attacker.content[0]!.text).toMatch(/cannot be trusted/);
     const victim = (await ok('start_session', { code: CODE, call: 'g(2)' })).session as string;
     const { state } = await ok('step', { session: victim, action: 'continue' });
     expect(state).toMatchObject({ event: 'exit', status: 'normal', value: '2', stdout: 'g 2\n' });
-    await ok('end_session', { session: attacker });
     await ok('end_session', { session: victim });
   }, 120_000);
+
+  it('keeps at most 4 engine processes after 10 sessions started and ended one after another', async () => {
+    for (let i = 0; i < 10; i++) {
+      const id = (await ok('start_session', { code: CODE, call: `f([${i}])` })).session as string;
+      await ok('step', { session: id, action: 'continue' });
+      await ok('end_session', { session: id });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // a released process ends after its last answer
+    const left = engineProcesses(process.pid);
+    expect(left.length).toBeGreaterThan(0); // the warm spare: a session still starts at once
+    expect(left.length).toBeLessThanOrEqual(4);
+  }, 300_000);
+
+  it.runIf(engineCommand().boundary === 'bubblewrap')(
+    'lets no program, condition, evaluate or edit that reached JavaScript create or reach a Unix socket',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'ndb-mcp-os-'));
+      const hostSocket = join(dir, 'host.sock');
+      let reached = 0;
+      const server = createServer((socket) => {
+        reached++;
+        socket.destroy();
+      });
+      await new Promise<void>((resolve) => server.listen(hostSocket, resolve));
+      const escape = (name: string) => `exec(${JSON.stringify(unixSocketProgram(join(dir, `${name}.sock`), hostSocket))}) or True`;
+      try {
+        // past Python's layer the recording is marked untrustworthy: start_session says so as an error
+        const program = await call('start_session', { code: unixSocketProgram(join(dir, 'program.sock'), hostSocket) });
+        if (!program.isError) await ok('end_session', { session: program.structuredContent!.session as string });
+        const conditioned = await call('start_session', { code: CODE, call: 'g(2)', breakpoints: [{ line: 4, condition: escape('condition') }] });
+        if (!conditioned.isError) await ok('end_session', { session: conditioned.structuredContent!.session as string });
+        const id = (await ok('start_session', { code: CODE, call: 'g(2)', breakpoints: [4] })).session as string;
+        await ok('step', { session: id, action: 'continue' });
+        await call('evaluate', { session: id, expression: escape('evaluate') });
+        await call('step', { session: id, action: `set:s=${escape('edit')}` });
+        await ok('end_session', { session: id });
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(readdirSync(dir)).toEqual(['host.sock']);
+        expect(reached).toBe(0);
+      } finally {
+        server.close();
+      }
+    },
+    300_000,
+  );
 
   it('bounds the number of sessions', async () => {
     const ids: string[] = [];

@@ -6,6 +6,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { loadLiveModel } from '../session/liveModel';
 import { claimStdout, logLine } from '../cli/stdio';
 import type { ModelDtype } from '../neuralEngine/modelConfig';
+import { engineSandboxNotice } from '../realEngine/engineChild';
 import { loadPythonPool } from '../realEngine/pythonHost';
 import { SessionRegistry } from './sessions';
 import { registerTools } from './tools';
@@ -21,7 +22,8 @@ export async function runMcpServer(options: McpOptions = {}): Promise<number> {
   const out = claimStdout();
   process.on('uncaughtException', (err) => logLine(`uncaught: ${err.stack ?? err.message}`));
   process.on('unhandledRejection', (err) => logLine(`unhandled: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
-  const server = new McpServer({ name: 'ndb', version: '0.1.0' }, { instructions: INSTRUCTIONS });
+  const notice = engineSandboxNotice();
+  const server = new McpServer({ name: 'ndb', version: '0.1.0' }, { instructions: notice ? `${INSTRUCTIONS} Warning: ${notice}` : INSTRUCTIONS });
   registerTools(server, {
     host: loadPythonPool,
     model: () => loadLiveModel(options.model, options.dtype),

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { LiveSession } from '../session/liveSession';
 import { IDLE_MS, MAX_SESSIONS, SessionRegistry, ToolError } from './sessions';
 
-const session = {} as LiveSession;
+let released = 0;
+/** A session as the registry sees it: only its host's release is asked for. */
+const session = { host: { release: async () => void released++ } } as unknown as LiveSession;
 
 describe('SessionRegistry', () => {
   it('bounds the open sessions and forgets idle ones', () => {
@@ -17,9 +19,11 @@ describe('SessionRegistry', () => {
     expect(registry.size).toBe(MAX_SESSIONS);
     registry.reserve();
     expect(registry.size).toBe(1);
+    expect(released).toBe(MAX_SESSIONS - 1); // the idle ones' interpreters end with them
     expect(registry.get(ids[0]!)).toBe(session);
     expect(() => registry.get(ids[1]!)).toThrow(ToolError);
     registry.end(ids[0]!);
+    expect(released).toBe(MAX_SESSIONS);
     expect(() => registry.end(ids[0]!)).toThrow(/unknown session/);
   });
 

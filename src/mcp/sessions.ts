@@ -82,8 +82,10 @@ export class SessionRegistry {
   }
 
   end(id: string): void {
-    this.get(id);
+    const live = this.get(id);
     this.sessions.delete(id);
+    // its interpreter ends with it: nothing of its program stays behind
+    void live.host.release();
   }
 
   get size(): number {
@@ -92,6 +94,10 @@ export class SessionRegistry {
 
   private dropIdle(): void {
     const now = this.now();
-    for (const [id, held] of this.sessions) if (now - held.usedAt > IDLE_MS) this.sessions.delete(id);
+    for (const [id, held] of this.sessions) {
+      if (now - held.usedAt <= IDLE_MS) continue;
+      this.sessions.delete(id);
+      void held.live.host.release();
+    }
   }
 }

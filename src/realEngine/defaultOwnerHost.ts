@@ -11,6 +11,10 @@ export abstract class DefaultOwnerHost implements PythonHost {
 
   abstract forOwner(owner: string): PythonHost;
 
+  release(): Promise<void> {
+    return this.byDefault.release();
+  }
+
   record(source: string, call: string, options?: RecordOptions): Promise<Recording> {
     return this.byDefault.record(source, call, options);
   }

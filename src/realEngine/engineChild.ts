@@ -4,10 +4,14 @@
 // runs what, and replaces one that ran past a deadline or that another program used.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MemoryWatch } from './memoryWatch';
+import { terminalSafe } from './terminalSafe';
+import { bubblewrapArgs, INSIDE, osBoundary, sandboxNotice, type EngineFiles, type OsBoundary } from './osSandbox';
 
 /** A request that ran past its deadline; the process was killed. */
 export class HardStop extends Error {}
@@ -42,6 +46,8 @@ export interface EngineCommand {
   args: string[];
   /** The process has a network namespace of its own (no network at all). */
   isolatedNetwork: boolean;
+  /** The operating system's boundary it runs in (osSandbox.ts); 'none': Node's layers only. */
+  boundary: OsBoundary['kind'];
 }
 
 let networkNamespace: string | null | undefined;
@@ -61,26 +67,65 @@ function unshareCommand(): string | null {
   return networkNamespace;
 }
 
-/** The node command line of the engine process: the permission model with reads of Pyodide's
- * folder and of the entry script only, and no code generated from strings; inside a network
- * namespace of its own unless `namespace` is false (a test of the walls that hold without one). */
-export function engineCommand(namespace = true): EngineCommand {
-  const pyodideDir = dirname(createRequire(import.meta.url).resolve('pyodide'));
-  const script = fileURLToPath(new URL('./engineProcess.mjs', import.meta.url));
-  const flags = process.allowedNodeEnvironmentFlags;
-  const node = [
-    flags.has('--permission') ? '--permission' : '--experimental-permission',
-    `--allow-fs-read=${pyodideDir}${sep}`,
-    `--allow-fs-read=${script}`,
-    '--disallow-code-generation-from-strings',
-    ...(flags.has('--disable-warning') ? ['--disable-warning=ExperimentalWarning'] : ['--no-warnings']),
-    script,
-    pyodideDir,
-  ];
-  const unshare = namespace ? unshareCommand() : null;
-  if (unshare) return { command: unshare, args: ['--net', '--map-root-user', '--', process.execPath, ...node], isolatedNetwork: true };
-  return { command: process.execPath, args: node, isolatedNetwork: false };
+/** The host files an engine process runs from. */
+export function engineFiles(): EngineFiles {
+  return {
+    node: process.execPath,
+    pyodide: dirname(createRequire(import.meta.url).resolve('pyodide')),
+    script: fileURLToPath(new URL('./engineProcess.mjs', import.meta.url)),
+  };
 }
+
+/** Where the engine process may go, from the strongest wall down: `os` (bubblewrap, where the
+ * machine allows it, else the next), `namespace` (a network namespace only), `none` (Node's
+ * permission model alone: tests that show what each lower layer holds by itself). */
+export type Confinement = 'os' | 'namespace' | 'none';
+
+/** The node command line of the engine process: the permission model with reads of Pyodide's
+ * folder and of the entry script only, and no code generated from strings; inside bubblewrap
+ * where this machine allows it (osSandbox.ts), else a network namespace where one can be made. */
+export function engineCommand(confinement: Confinement = 'os'): EngineCommand {
+  const files = engineFiles();
+  const flags = process.allowedNodeEnvironmentFlags;
+  const nodeFlags = (paths: { pyodide: string; script: string }) => [
+    flags.has('--permission') ? '--permission' : '--experimental-permission',
+    `--allow-fs-read=${paths.pyodide}${sep}`,
+    `--allow-fs-read=${paths.script}`,
+    '--disallow-code-generation-from-strings',
+    `--max-old-space-size=${JS_HEAP_MB}`,
+    ...(flags.has('--disable-warning') ? ['--disable-warning=ExperimentalWarning'] : ['--no-warnings']),
+    paths.script,
+    paths.pyodide,
+  ];
+  if (confinement === 'os') {
+    const boundary = osBoundary(files);
+    if (boundary.kind === 'bubblewrap') {
+      // Node tells the child where its IPC channel is through the environment, which bubblewrap
+      // clears: these two (fd 3 is the 'ipc' entry of the spawn's stdio) are all the engine sees.
+      const env = { NODE_CHANNEL_FD: '3', NODE_CHANNEL_SERIALIZATION_MODE: 'advanced' };
+      return {
+        command: boundary.bwrap,
+        args: [...bubblewrapArgs(files, env), INSIDE.node, ...nodeFlags(INSIDE)],
+        isolatedNetwork: true,
+        boundary: 'bubblewrap',
+      };
+    }
+  }
+  const node = nodeFlags(files);
+  const unshare = confinement !== 'none' ? unshareCommand() : null;
+  if (unshare) return { command: unshare, args: ['--net', '--map-root-user', '--', process.execPath, ...node], isolatedNetwork: true, boundary: 'none' };
+  return { command: process.execPath, args: node, isolatedNetwork: false, boundary: 'none' };
+}
+
+/** What a face says when it starts where debugged programs run without the operating system's
+ * boundary (null where they have it). */
+export function engineSandboxNotice(): string | null {
+  return sandboxNotice(osBoundary(engineFiles()));
+}
+
+/** The JavaScript heap of an engine process (Pyodide's own JavaScript needs far less; Python's
+ * memory is WebAssembly memory, outside it, and held by the memory watch). */
+const JS_HEAP_MB = 512;
 
 export interface EngineChildOptions {
   /** Starting the process and loading Pyodide, slow on a busy machine. */
@@ -89,10 +134,47 @@ export interface EngineChildOptions {
   quickMs: number;
   /** Python run once loaded, before the process counts as ready (the engine's modules). */
   setup: readonly string[];
-  /** Start it without a network namespace even where one could be made (tests). */
-  noNamespace?: boolean;
+  /** How far it is confined (default 'os'; lower ones for tests of the layers above). */
+  confinement?: Confinement;
   /** Told once when the process is gone (killed, crashed, or lost by a fatal error). */
   onGone?: (child: EngineChild) => void;
+  /** The memory limit of the process and everything in it (MB; default ENGINE_MEMORY_MB). */
+  memoryMb?: number;
+}
+
+/** The default memory limit of one engine process, Pyodide's ~160 MB included. */
+export const ENGINE_MEMORY_MB = 1024;
+
+/** The process went over its memory limit and was killed. */
+export class MemoryExceeded extends EngineLost {
+  constructor(readonly limitMb: number, readonly usedMb: number) {
+    super(`the program used more than ${limitMb} MB of memory (${usedMb} MB measured)`);
+  }
+}
+
+/** Something in the process wrote on the engine's channel what the engine never sends, or closed
+ * it: a program that broke out of Python and JavaScript's layers. */
+export class ChannelForged extends EngineLost {}
+
+/** A reply as the engine sends it (anything else on the channel is forged). */
+function isReply(msg: unknown): msg is Exclude<EngineReply, { ready: true }> {
+  if (typeof msg !== 'object' || msg === null) return false;
+  const m = msg as Record<string, unknown>;
+  const keys = Object.keys(m).sort().join(',');
+  if (typeof m.id !== 'number') return false;
+  if (keys === 'id,result') return m.result === null || ['string', 'number', 'boolean'].includes(typeof m.result);
+  return keys === 'error,fatal,id' && typeof m.error === 'string' && typeof m.fatal === 'boolean';
+}
+
+function isReady(msg: unknown): msg is Extract<EngineReply, { ready: true }> {
+  if (typeof msg !== 'object' || msg === null) return false;
+  const m = msg as Record<string, unknown>;
+  return Object.keys(m).sort().join(',') === 'loadMs,ready' && m.ready === true && typeof m.loadMs === 'number';
+}
+
+/** Request ids no program can guess: a forged answer has to name the request it answers. */
+function freshId(): number {
+  return randomInt(1, 2 ** 47);
 }
 
 export class EngineChild {
@@ -100,7 +182,9 @@ export class EngineChild {
   owner: string | null = null;
   private readonly child: ChildProcess;
   private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
+  /** Ids of requests answered already: a second answer is forged. */
+  private readonly answered = new Set<number>();
+  private readonly memory: MemoryWatch;
   private inFlight = 0;
   private readyNow = false;
   private gone = false;
@@ -110,13 +194,22 @@ export class EngineChild {
   private retiring = false;
 
   constructor(private readonly options: EngineChildOptions) {
-    const { command, args } = engineCommand(!options.noNamespace);
+    const { command, args } = engineCommand(options.confinement ?? 'os');
     // No environment: nothing of the user's (tokens, paths) is there to read.
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'advanced', env: {} });
-    // A server's stdout carries only its protocol: the engine's output goes to stderr.
-    child.stdout?.pipe(process.stderr);
-    child.stderr?.pipe(process.stderr);
+    // A server's stdout carries only its protocol: the engine's output goes to stderr, with what a
+    // terminal would execute escaped (a program that reached JavaScript can write there).
+    child.stdout?.pipe(terminalSafe()).pipe(process.stderr);
+    child.stderr?.pipe(terminalSafe()).pipe(process.stderr);
     this.child = child;
+    const limitMb = options.memoryMb ?? ENGINE_MEMORY_MB;
+    this.memory = new MemoryWatch(child.pid, {
+      limit: limitMb * 1024 * 1024,
+      onExceeded: (bytes) => {
+        if (!this.gone) child.kill('SIGKILL');
+        this.lost(new MemoryExceeded(limitMb, Math.round(bytes / 1024 / 1024)));
+      },
+    });
     // The engine must not keep a finished CLI alive: pending requests hold their own timers.
     child.unref();
     child.channel?.unref();
@@ -124,8 +217,10 @@ export class EngineChild {
     (child.stderr as { unref?: () => void } | null)?.unref?.();
     this.ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the Python engine did not load in ${options.loadMs / 1000} s`)), options.loadMs);
-      child.on('message', (msg: EngineReply) => {
-        if ('ready' in msg) {
+      let loaded = false;
+      child.on('message', (msg: unknown) => {
+        if (!loaded && isReady(msg)) {
+          loaded = true;
           clearTimeout(timer);
           void this.install().then(() => {
             this.readyNow = true;
@@ -133,7 +228,12 @@ export class EngineChild {
           }, reject);
           return;
         }
+        if (!isReply(msg)) return this.forged('a message the engine never sends');
         this.answer(msg);
+      });
+      // The engine never closes its channel; a program that reached it might.
+      child.on('disconnect', () => {
+        if (!this.gone) this.forged('the channel closed');
       });
       child.on('error', (err) => {
         clearTimeout(timer);
@@ -168,7 +268,8 @@ export class EngineChild {
    * HardStop. */
   send(request: EngineMessage, deadlineMs: number, what: string): Promise<Answer> {
     if (this.gone) return Promise.reject(new EngineLost('the Python engine is not running'));
-    const id = this.nextId++;
+    let id = freshId();
+    while (this.pending.has(id) || this.answered.has(id)) id = freshId();
     this.inFlight++;
     const settled = new Promise<Answer>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -197,10 +298,23 @@ export class EngineChild {
     this.lost(new EngineLost('the Python engine was closed'));
   }
 
+  /** Something wrote on the channel that the engine did not: everything pending fails, the
+   * process ends. */
+  private forged(what: string): void {
+    if (!this.gone) this.child.kill('SIGKILL');
+    this.lost(new ChannelForged(`it wrote on the engine's channel (${what})`));
+  }
+
   private answer(msg: Exclude<EngineReply, { ready: true }>): void {
     const p = this.pending.get(msg.id);
-    if (!p) return; // answered after its deadline
+    if (!p) {
+      // An answer to no request: either late (its deadline passed and the process was killed,
+      // so nothing more comes from it) or forged.
+      if (!this.gone) this.forged(this.answered.has(msg.id) ? 'a second answer to one request' : 'an answer to no request');
+      return;
+    }
     this.pending.delete(msg.id);
+    this.answered.add(msg.id);
     clearTimeout(p.timer);
     if (!('error' in msg)) p.resolve(msg.result);
     else if (!msg.fatal) p.reject(new Error(msg.error));
@@ -219,6 +333,7 @@ export class EngineChild {
   private lost(err: Error): void {
     const first = !this.gone;
     this.gone = true;
+    this.memory.stop();
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);
       p.reject(err);

@@ -20,12 +20,12 @@
 
 import type { Recording } from '../core/trace';
 import { DefaultOwnerHost } from './defaultOwnerHost';
-import { EngineChild, EngineLost, HardStop, type Answer } from './engineChild';
+import { EngineChild, EngineLost, HardStop, MemoryExceeded, type Answer, type Confinement } from './engineChild';
 import { readRepoFile } from './node';
 import type { CodeLines, LocalsEvaluation, PythonHost } from './pythonHost';
 import { installModuleCode, moduleFilesCleanup, moduleFilesCode, parseRecording, recordOptionsJson, type RecordOptions } from './realEngine';
 
-export { engineCommand, EngineLost, HardStop, type EngineCommand, type EngineReply, type EngineRequest } from './engineChild';
+export { ChannelForged, engineCommand, EngineLost, HardStop, MemoryExceeded, type EngineCommand, type EngineReply, type EngineRequest } from './engineChild';
 
 /** The tracer's own time limit when none is given (tracer.py). */
 const TRACER_DEFAULT_LIMIT_S = 10;
@@ -51,9 +51,11 @@ export interface ProcessHostOptions {
   /** Keep a fresh process ready once a second owner has shown up (default true; a pool keeps
    * its own spares). */
   spare?: boolean;
-  /** Start processes without a network namespace even where one could be made (tests of the
-   * walls that hold without it). */
-  noNamespace?: boolean;
+  /** The memory limit of each engine process (MB; default ENGINE_MEMORY_MB). */
+  memoryMb?: number;
+  /** How far its processes are confined (default 'os': bubblewrap where the machine allows it;
+   * lower ones for tests of the walls that hold without it). */
+  confinement?: Confinement;
 }
 
 export class ProcessHost extends DefaultOwnerHost {
@@ -63,7 +65,8 @@ export class ProcessHost extends DefaultOwnerHost {
   private readonly quickMs: number;
   private readonly loadMs: number;
   private readonly keepSpare: boolean;
-  private readonly noNamespace: boolean;
+  private readonly confinement: Confinement;
+  private readonly memoryMb: number | undefined;
   private readonly setup: string[];
   /** More than one owner has used this host: keep a fresh process ready. */
   private shared = false;
@@ -76,7 +79,8 @@ export class ProcessHost extends DefaultOwnerHost {
     this.quickMs = options.quickMs ?? 10_000;
     this.loadMs = options.loadMs ?? 120_000;
     this.keepSpare = options.spare ?? true;
-    this.noNamespace = options.noNamespace ?? false;
+    this.confinement = options.confinement ?? 'os';
+    this.memoryMb = options.memoryMb;
     this.setup = MODULES.map(([name, file]) => installModuleCode(name, readRepoFile(file)));
     this.byDefault = this.forOwner(DEFAULT_OWNER);
     this.current = this.spawn();
@@ -126,7 +130,28 @@ export class ProcessHost extends DefaultOwnerHost {
         return typeof answer === 'string' ? answer : null;
       },
       forOwner: (other) => this.forOwner(other),
+      release: async () => this.releaseOwner(owner),
     };
+  }
+
+  /** Ends the process that ran `owner`'s programs (once its last answer is in); the next
+   * request, of anyone, gets a fresh one. */
+  releaseOwner(owner: string): void {
+    const child = this.current;
+    if (child && !child.isGone && child.owner === owner) {
+      this.current = null; // first: a process gone while current is replaced at once (onGone)
+      child.retire();
+    }
+  }
+
+  /** Whether a process is running or starting here. */
+  get hasProcess(): boolean {
+    return this.current !== null && !this.current.isGone;
+  }
+
+  /** Starts a fresh process now if none is running (a pool's warm spare). */
+  warm(): void {
+    if (!this.closed && !this.hasProcess) this.current = this.takeSpare();
   }
 
   /** Ends the processes (the host is not used again). */
@@ -153,6 +178,12 @@ export class ProcessHost extends DefaultOwnerHost {
       const stopped = (message: string): Recording => ({ source, call: program, events: [], codes: [], stdout: '', exit: { status: 'timeout', message } });
       if (err instanceof HardStop) {
         return stopped(`Stopped: the program ran past the time limit (${limitS} s) inside one call that cannot be interrupted; the Python engine was restarted`);
+      }
+      if (err instanceof MemoryExceeded) {
+        return {
+          ...stopped(''),
+          exit: { status: 'error', message: `Stopped: ${err.message}, the limit of one program; the Python engine was restarted` },
+        };
       }
       if (err instanceof EngineLost) {
         return {
@@ -186,6 +217,7 @@ export class ProcessHost extends DefaultOwnerHost {
     if (!child || child.isGone) child = this.takeSpare();
     else if (child.owner !== null && child.owner !== owner) {
       this.shared = true;
+      this.current = null; // first: else its end (onGone) would start a process nobody holds
       child.retire();
       child = this.takeSpare();
     }
@@ -206,7 +238,8 @@ export class ProcessHost extends DefaultOwnerHost {
       loadMs: this.loadMs,
       quickMs: this.quickMs,
       setup: this.setup,
-      noNamespace: this.noNamespace,
+      confinement: this.confinement,
+      memoryMb: this.memoryMb,
       // A process that ran past a deadline or was lost is replaced at once, so that the next
       // request does not wait for Python to load.
       onGone: (gone) => {

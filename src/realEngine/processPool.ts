@@ -1,9 +1,10 @@
 // Several engine processes behind one PythonHost, for a server that holds many sessions at once
 // (`ndb mcp`): a run stuck inside one uninterruptible call holds its process until the deadline,
 // and every other request goes to another one. Each owner (a session: processHost.ts, one owner
-// one interpreter) keeps to the process it ran in; a new owner gets a fresh process, which is
-// kept warm beside the busy ones (up to `max`) so that a new session never waits for Python to
-// start. With more owners than processes, an idle process of another owner is replaced by a
+// one interpreter) keeps to the process it ran in, until it is released (the session ended), when
+// that process ends. A new owner gets a fresh process, and one fresh process is kept warm beside
+// the others so that a new session never waits for Python to start. There are never more than
+// `max` processes: with more owners than that, an idle process of another owner is replaced by a
 // fresh one.
 
 import { DefaultOwnerHost } from './defaultOwnerHost';
@@ -27,7 +28,6 @@ export class ProcessPool extends DefaultOwnerHost {
     super();
     this.max = Math.max(2, options.max ?? 4);
     this.add();
-    this.add();
     this.byDefault = this.forOwner(DEFAULT_OWNER);
   }
 
@@ -36,9 +36,9 @@ export class ProcessPool extends DefaultOwnerHost {
     return this.hosts[0]!.whenReady();
   }
 
-  /** How many processes are running. */
+  /** How many processes are running or starting. */
   get size(): number {
-    return this.hosts.length;
+    return this.hosts.filter((h) => h.hasProcess).length;
   }
 
   forOwner(owner: string): PythonHost {
@@ -52,6 +52,10 @@ export class ProcessPool extends DefaultOwnerHost {
       firstArgument: (args) => on((h) => h.firstArgument(args)),
       callArguments: (values) => on((h) => h.callArguments(values)),
       forOwner: (other) => this.forOwner(other),
+      release: async () => {
+        for (const host of this.hosts) if (host.owner === owner) host.releaseOwner(owner);
+        this.keepSpare();
+      },
     };
   }
 
@@ -66,22 +70,37 @@ export class ProcessPool extends DefaultOwnerHost {
     return host;
   }
 
-  /** The owner's own process; else a fresh idle one (a ready one first); else a new one while
-   * there is room; else the least recently used idle one (replaced by a fresh process), or the
-   * least busy. Then a fresh spare, if none is left and there is room for one. */
+  /** A host whose process is fresh (nobody's yet) and idle. */
+  private isFresh(host: ProcessHost): boolean {
+    return host.hasProcess && host.owner === null && host.busy === 0;
+  }
+
+  /** The owner's own process; else a fresh one (a ready one first); else a host with no process
+   * (it starts one); else a new host while there is room; else the least recently used idle one
+   * (replaced by a fresh process), or the least busy. Then a fresh spare. */
   private use<T>(owner: string, task: (host: PythonHost) => Promise<T>): Promise<T> {
+    const fresh = this.hosts.filter((h) => this.isFresh(h));
     const idle = this.hosts.filter((h) => h.busy === 0);
-    const fresh = idle.filter((h) => h.owner === null);
     const host =
       this.hosts.find((h) => h.owner === owner) ??
       fresh.find((h) => h.isReady) ??
       fresh[0] ??
+      this.hosts.find((h) => !h.hasProcess) ??
       (this.hosts.length < this.max ? this.add() : undefined) ??
       [...idle].sort((a, b) => (this.usedAt.get(a) ?? 0) - (this.usedAt.get(b) ?? 0))[0] ??
       [...this.hosts].sort((a, b) => a.busy - b.busy)[0]!;
     this.usedAt.set(host, ++this.clock);
     const run = task(host.forOwner(owner));
-    if (!this.hosts.some((h) => h.owner === null && h.busy === 0) && this.hosts.length < this.max) this.add();
+    this.keepSpare();
     return run;
+  }
+
+  /** One fresh process kept warm, within `max` processes in all. */
+  private keepSpare(): void {
+    if (this.hosts.some((h) => this.isFresh(h))) return;
+    if (this.size >= this.max) return;
+    const empty = this.hosts.find((h) => !h.hasProcess);
+    if (empty) empty.warm();
+    else if (this.hosts.length < this.max) this.add();
   }
 }

@@ -30,6 +30,9 @@ export interface PythonHost {
    * interpreter with another owner's, so that nothing a program leaves behind reaches another's
    * (processHost.ts). */
   forOwner(owner: string): PythonHost;
+  /** This owner is done (a session ended, a launch disconnected): the interpreter its programs
+   * ran in ends, so nothing of it stays in memory or is handed on. */
+  release(): Promise<void>;
 }
 
 interface SourceInfoModule {
@@ -53,6 +56,7 @@ export function inProcessHost(engine: RealEngine): PythonHost {
   const host: PythonHost = {
     // one interpreter for everything: tests only, never a user's program
     forOwner: () => host,
+    release: async () => undefined,
     record: async (source, call, options = {}) => engine.record(source, call, options),
     codeLines: async (source) => JSON.parse(info.executable_lines(source)) as CodeLines,
     expressionError: async (expr) => info.expression_error(expr) ?? null,
@@ -65,12 +69,25 @@ export function inProcessHost(engine: RealEngine): PythonHost {
 }
 
 let host: Promise<PythonHost> | undefined;
+let noticed = false;
+
+/** Says on stderr, once, when programs run without the operating system's boundary (every face
+ * writes its protocol on stdout, never there). */
+function noticeOnce(): void {
+  if (noticed) return;
+  noticed = true;
+  void import('./engineChild').then(({ engineSandboxNotice }) => {
+    const notice = engineSandboxNotice();
+    if (notice) process.stderr.write(`${notice}\n`);
+  });
+}
 
 /** The engine of the Node faces, one per process: Pyodide in a sandboxed process of its own that
  * is replaced when a run holds it past its deadline (processHost.ts). */
 export function loadPythonHost(): Promise<PythonHost> {
   host ??= (async () => {
     const { ProcessHost } = await import('./processHost');
+    noticeOnce();
     const engine = new ProcessHost();
     await engine.whenReady();
     return engine;
@@ -87,6 +104,7 @@ let pool: Promise<PythonHost> | undefined;
 export function loadPythonPool(): Promise<PythonHost> {
   pool ??= (async () => {
     const { ProcessPool } = await import('./processPool');
+    noticeOnce();
     const engines = new ProcessPool();
     await engines.whenReady();
     return engines;

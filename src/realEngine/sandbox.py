@@ -7,7 +7,14 @@ so that a program that tries one gets a clear ``PermissionError`` at the line th
 - the modules that lead to JavaScript (``js``, ``pyodide_js``, ``pyodide.*``, ``_pyodide*``),
   to C (``ctypes``) or to ndb's own engine (``ndb_*``) are hidden from ``sys.modules`` while the
   program runs and cannot be imported (neither by ``import`` nor by ``importlib``);
-- the audit events of host processes, sockets, URL requests and heap walks raise.
+- the audit events of host processes, sockets, URL requests and heap walks raise, and so do
+  ``sys.settrace``/``sys.setprofile`` (``threading.settrace``/``setprofile`` too): a program that
+  replaced ndb's tracer would hide its own lines from the recording;
+- builtin and extension modules cannot be made afresh under a hidden name (``_imp.create_builtin``,
+  ``BuiltinImporter.create_module``), and Pyodide's import finder for JavaScript modules is off
+  ``sys.meta_path`` while the program runs;
+- names are compared as plain ``str`` (a ``str`` subclass whose ``split`` lies is read as what it
+  holds).
 
 Python cannot lock itself (a determined program can walk objects back to what is hidden), so this
 layer only names the refusal; the boundary is below it: the JavaScript realm the engine runs in
@@ -70,6 +77,9 @@ REFUSED_EVENTS = {
     "gc.get_referrers": "walking the interpreter's objects (gc.get_referrers)",
     "gc.get_referents": "walking the interpreter's objects (gc.get_referents)",
     "sys.remote_exec": "running code in another process (sys.remote_exec)",
+    "sys.settrace": "replacing the debugger's tracer (sys.settrace)",
+    "sys.setprofile": "replacing the debugger's tracer (sys.setprofile)",
+    "sys.monitoring.register_callback": "replacing the debugger's tracer (sys.monitoring)",
 }
 
 
@@ -84,9 +94,19 @@ def refusal(what: str) -> SandboxError:
     )
 
 
-def is_hidden(name: str) -> bool:
-    top = name.split(".", 1)[0]
-    return top in HIDDEN_PACKAGES or top.startswith(HIDDEN_PREFIX)
+def plain(name: object) -> str:
+    """What a name holds, as an exact ``str``: a subclass's own methods (``split``, ``__eq__``,
+    ``startswith``) are never asked."""
+    if type(name) is str:
+        return name
+    if isinstance(name, str):
+        return str.__str__(name)  # an exact copy of the characters
+    return ""
+
+
+def is_hidden(name: object) -> bool:
+    top = str.split(plain(name), ".", 1)[0]
+    return top in HIDDEN_PACKAGES or str.startswith(top, HIDDEN_PREFIX)
 
 
 class _HiddenFinder:
@@ -94,9 +114,9 @@ class _HiddenFinder:
     without the ``import`` audit event that the ``import`` statement raises."""
 
     @staticmethod
-    def find_spec(name: str, path: object = None, target: object = None) -> None:
+    def find_spec(name: object, path: object = None, target: object = None) -> None:
         if is_hidden(name):
-            raise refusal(f"importing {name}")
+            raise refusal(f"importing {plain(name)}")
         return None
 
 
@@ -106,14 +126,24 @@ class _Guard:
     def __init__(self) -> None:
         self.depth = 0
         self.hidden: dict[str, Any] = {}
+        # Finders taken off sys.meta_path while a program runs (Pyodide's finder of JavaScript
+        # modules), with where they were.
+        self.finders: list[tuple[int, Any]] = []
+        self.tracer_call = False
+        self.reset_allowed = False
 
     def hook(self, event: str, args: tuple[Any, ...]) -> None:
         if self.depth == 0:
             return
         if event == "import":
-            name = args[0] if args and isinstance(args[0], str) else ""
+            name = plain(args[0]) if args else ""
             if is_hidden(name):
                 raise refusal(f"importing {name}")
+            return
+        if self.tracer_call and event in ("sys.settrace", "sys.setprofile"):
+            return  # ndb's own tracer, set and taken away by the tracer itself
+        if self.reset_allowed and event == "sys.settrace":
+            self.reset_allowed = False  # CPython taking away a tracer that raised (once)
             return
         what = REFUSED_EVENTS.get(event)
         if what is not None:
@@ -126,6 +156,9 @@ class _Guard:
         modules = sys.modules
         for name in [n for n in modules if is_hidden(n)]:
             self.hidden[name] = modules.pop(name)
+        self.finders = [(i, f) for i, f in enumerate(sys.meta_path) if _leads_to_javascript(f)]
+        for _, finder in self.finders:
+            sys.meta_path.remove(finder)
         sys.meta_path.insert(0, _HiddenFinder)
 
     def exit(self) -> None:
@@ -134,8 +167,13 @@ class _Guard:
         self.depth -= 1
         if self.depth > 0:
             return
+        self.reset_allowed = False
         while _HiddenFinder in sys.meta_path:
             sys.meta_path.remove(_HiddenFinder)
+        for index, finder in self.finders:
+            if finder not in sys.meta_path:
+                sys.meta_path.insert(index, finder)
+        self.finders = []
         modules = sys.modules
         # Whatever the program left under a hidden name is dropped; the engine's own come back.
         for name in [n for n in modules if is_hidden(n)]:
@@ -144,15 +182,105 @@ class _Guard:
         self.hidden.clear()
 
 
+def _leads_to_javascript(finder: object) -> bool:
+    """Pyodide's finder of JavaScript modules (it holds them in ``jsproxies``)."""
+    try:
+        return "jsproxies" in getattr(finder, "__dict__", {})
+    except Exception:
+        return False
+
+
+def _refusing_creator(create: Any, what: str) -> Any:
+    """``_imp``'s module creators, refusing hidden names while a program runs: a builtin module
+    such as ``_pyodide_core`` is otherwise made again from its spec, past ``sys.modules``."""
+
+    def guarded(spec: Any, *rest: Any) -> Any:
+        if _guard is not None and _guard.depth > 0 and is_hidden(getattr(spec, "name", "")):
+            raise refusal(f"{what} {plain(getattr(spec, 'name', ''))}")
+        return create(spec, *rest)
+
+    return guarded
+
+
+def _refusing(what: str) -> Any:
+    def refused(*args: Any, **kwargs: Any) -> None:
+        if _guard is not None and _guard.depth > 0:
+            raise refusal(what)
+
+    return refused
+
+
 _guard: _Guard | None = None
+# What install() put in place, to tell later whether a program changed it (``intact``).
+_installed: dict[str, Any] = {}
 
 
 def install() -> None:
-    """Adds the audit hook (once per interpreter: a hook cannot be removed)."""
+    """Adds the audit hook (once per interpreter: a hook cannot be removed) and guards the module
+    creators and threading's tracer hooks."""
     global _guard
+    if _guard is not None:
+        return
+    _guard = _Guard()
+    sys.addaudithook(_guard.hook)
+    import _imp
+
+    for name in ("create_builtin", "create_dynamic"):
+        original = getattr(_imp, name, None)
+        if original is not None:
+            guarded = _refusing_creator(original, "making the module")
+            setattr(_imp, name, guarded)
+            _installed[f"_imp.{name}"] = guarded
+    import threading
+
+    for name in ("settrace", "setprofile", "settrace_all_threads", "setprofile_all_threads"):
+        if hasattr(threading, name):
+            original = getattr(threading, name)
+            refuse = _refusing(f"replacing the debugger's tracer (threading.{name})")
+
+            def guarded_hook(*args: Any, _original: Any = original, _refuse: Any = refuse, **kwargs: Any) -> Any:
+                _refuse()
+                return _original(*args, **kwargs)
+
+            setattr(threading, name, guarded_hook)
+            _installed[f"threading.{name}"] = guarded_hook
+
+
+def set_tracer(trace: Any) -> None:
+    """Sets (or, with None, takes away) ndb's own tracer while the guard is on."""
+    assert _guard is not None
+    _guard.tracer_call = True
+    try:
+        sys.settrace(trace)
+    finally:
+        _guard.tracer_call = False
+
+
+def tracer_raising() -> None:
+    """ndb's tracer is about to raise (a stop, or an error inside it): CPython then takes it away
+    with ``sys.settrace(None)``, which the guard lets through once."""
+    if _guard is not None:
+        _guard.reset_allowed = True
+
+
+def intact() -> list[str]:
+    """What of the guard a program changed while it ran (empty: nothing this layer can see): its
+    state, its finder's place, the guarded creators."""
+    changed: list[str] = []
     if _guard is None:
-        _guard = _Guard()
-        sys.addaudithook(_guard.hook)
+        return changed
+    if _guard.depth != 1:
+        changed.append("the sandbox's state")
+    if not sys.meta_path or sys.meta_path[0] is not _HiddenFinder:
+        changed.append("the import guard")
+    import _imp
+    import threading
+
+    for key, guarded in _installed.items():
+        module, name = key.split(".", 1)
+        if getattr(_imp if module == "_imp" else threading, name, None) is not guarded:
+            changed.append(key)
+    return changed
 
 
 def enter() -> None:

@@ -10,7 +10,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadInProcessHost, type PythonHost } from './pythonHost';
 import { engineCommand, ProcessHost } from './processHost';
-import { hostilePrograms, nodeSocketProgram, ORDINARY_PROGRAM, POISONING_PROGRAM } from '../testing/hostilePrograms';
+import {
+  FINDER_VISIBLE_PROGRAM,
+  forgedChannelProgram,
+  hostilePrograms,
+  nodeSocketProgram,
+  ORDINARY_PROGRAM,
+  POISONING_PROGRAM,
+  PYTHON_LAYER_ROUTES,
+  TAMPERING_PROGRAMS,
+} from '../testing/hostilePrograms';
 
 const dir = mkdtempSync(join(tmpdir(), 'ndb-sandbox-'));
 let host: ProcessHost;
@@ -44,6 +53,57 @@ describe('the engine process', () => {
       expect(existsSync(join(dir, program.name))).toBe(false);
     }, 60_000);
   }
+
+  for (const route of PYTHON_LAYER_ROUTES) {
+    it(`refuses ${route.name} at Python's layer`, async () => {
+      const rec = await host.record(route.source, '', { timeLimit: 5 });
+      expect(rec.exit.exc_type).toBe('SandboxError');
+      expect(rec.exit.message).toMatch(/not available in ndb's sandbox/);
+    }, 60_000);
+  }
+
+  it("keeps Pyodide's finder of JavaScript modules off sys.meta_path while a program runs", async () => {
+    const rec = await host.record(FINDER_VISIBLE_PROGRAM, '');
+    expect(rec.stdout).toBe('False\n');
+  });
+
+  for (const program of TAMPERING_PROGRAMS) {
+    it(`says a recording cannot be trusted when ${program.name}`, async () => {
+      // an owner of its own: what it changed stays in its interpreter
+      const rec = await host.forOwner(`tampering: ${program.name}`).record(program.source, '', { timeLimit: 5 });
+      expect(rec.exit.status).toBe('error');
+      expect(rec.exit.message).toMatch(/cannot be trusted/);
+    }, 60_000);
+  }
+
+  for (const close of [false, true]) {
+    it(`reports a program that ${close ? 'closes' : 'writes on'} the engine's channel, and starts afresh`, async () => {
+      const owner = host.forOwner(`channel ${close}`);
+      const rec = await owner.record(forgedChannelProgram(close), '', { timeLimit: 5 });
+      expect(rec.exit.status).toBe('error');
+      expect(rec.exit.message).toMatch(/reached outside ndb's sandbox.*engine's channel/);
+      expect((await owner.record('print(7)\n', '')).stdout).toBe('7\n');
+    }, 120_000);
+  }
+
+  it('leaves ordinary uses of what it guards alone: logging, traceback, threading, importlib', async () => {
+    const source = [
+      'import importlib, logging, threading, traceback, sys',
+      'logging.basicConfig(stream=sys.stdout, format="%(funcName)s %(message)s", level=logging.INFO)',
+      'def f():',
+      '    logging.info("hi")',
+      '    try:',
+      '        1 / 0',
+      '    except ZeroDivisionError:',
+      '        print(traceback.format_exc().splitlines()[-1])',
+      '    return importlib.import_module("math").sqrt(16), threading.current_thread().name',
+      'print(f())',
+      '',
+    ].join('\n');
+    const rec = await host.record(source, '');
+    expect(rec.exit.status).toBe('normal');
+    expect(rec.stdout).toBe("f hi\nZeroDivisionError: division by zero\n(4.0, 'MainThread')\n");
+  });
 
   it('left nothing on the host and goes on as before', async () => {
     expect(readdirSync(dir)).toEqual([]);
@@ -86,10 +146,11 @@ describe('the engine process without a network namespace', () => {
     const server = createServer((socket) => socket.on('data', (data) => received.push(String(data))));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const bare = new ProcessHost({ noNamespace: true });
+    const bare = new ProcessHost({ confinement: 'none' });
     try {
       const rec = await bare.record(nodeSocketProgram(port, 'sent from the sandbox'), '', { timeLimit: 5 });
-      expect(rec.exit.status).toBe('exception');
+      // past Python's layer the run is also marked as tampered with; what ended it is kept
+      expect(['exception', 'error']).toContain(rec.exit.status);
       expect(rec.exit.message).toMatch(/no network|not available/);
       // what the program set going would have arrived by now; the engine still works
       await new Promise((resolve) => setTimeout(resolve, 1_000));

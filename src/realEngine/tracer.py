@@ -333,6 +333,8 @@ class Recorder:
         self.started = time.monotonic()
         # len() of the locals cut by the last _locals() call (see _cut_size).
         self.cut_sizes: dict[str, int] = {}
+        # The tracer itself raised (a stop, or an error inside it), which makes CPython drop it.
+        self.left_by_error = False
 
     def _frame_id(self, frame: types.FrameType) -> int:
         key = id(frame)
@@ -390,24 +392,30 @@ class Recorder:
             return {}
 
     def trace(self, frame: types.FrameType, event: str, arg: Any) -> Any:
-        if frame.f_code.co_filename != USER_FILENAME:
-            return None
-        if event not in ("call", "line", "return", "exception"):
+        try:
+            if frame.f_code.co_filename != USER_FILENAME:
+                return None
+            if event not in ("call", "line", "return", "exception"):
+                return self.trace
+            if len(self.events) >= self.max_events:
+                raise StopProgram(
+                    "budget",
+                    f"Stopped after {self.max_events} events (the event budget): "
+                    "the program may not terminate",
+                )
+            if (
+                self.time_limit is not None
+                and len(self.events) % 64 == 0
+                and time.monotonic() - self.started > self.time_limit
+            ):
+                raise StopProgram("timeout", f"Stopped after {self.time_limit:g} s (the time limit)")
+            self._record(frame, event, arg)
             return self.trace
-        if len(self.events) >= self.max_events:
-            raise StopProgram(
-                "budget",
-                f"Stopped after {self.max_events} events (the event budget): "
-                "the program may not terminate",
-            )
-        if (
-            self.time_limit is not None
-            and len(self.events) % 64 == 0
-            and time.monotonic() - self.started > self.time_limit
-        ):
-            raise StopProgram("timeout", f"Stopped after {self.time_limit:g} s (the time limit)")
-        self._record(frame, event, arg)
-        return self.trace
+        except BaseException:
+            # CPython takes a tracer away when it raises: that is not a program removing it.
+            self.left_by_error = True
+            ndb_sandbox.tracer_raising()
+            raise
 
     def _record(self, frame: types.FrameType, event: str, arg: Any) -> None:
         fid = self._frame_id(frame)
@@ -636,6 +644,7 @@ def record(
         reader = io.StringIO(stdin)
         sys.stdin = reader
         builtins.input = _reading_input(reader)
+    tampered: list[str] = []
     ndb_sandbox.enter()  # from here on the program's own code runs
     try:
         if call_code is not None:
@@ -652,14 +661,16 @@ def record(
             recorder.stderr = _Capture()
             sys.stderr = recorder.stderr
         value: Any = None
-        sys.settrace(recorder.trace)
+        ndb_sandbox.set_tracer(recorder.trace)
         try:
             if call_code is None:
                 _run_module(code, namespace)
             else:
                 value = _run_call(call_code, namespace)
         finally:
-            sys.settrace(None)
+            if sys.gettrace() != recorder.trace and not (sys.gettrace() is None and recorder.left_by_error):
+                tampered.append("the tracer (sys.settrace)")
+            ndb_sandbox.set_tracer(None)
         if call_code is not None:
             result["exit"]["value"] = recorder.repr(value)  # untraced: a user __repr__ may run
     except StopProgram as stop:
@@ -671,12 +682,21 @@ def record(
     except BaseException as exc:
         result["exit"] = {"status": "exception", "message": _describe(exc), "exc_type": type(exc).__name__}
     finally:
-        sys.settrace(None)
+        ndb_sandbox.set_tracer(None)
+        tampered.extend(ndb_sandbox.intact())
+        tampered.extend(_json_changed())
         ndb_sandbox.exit()
         sys.stdout = saved_stdout
         sys.stderr = saved_stderr
         sys.stdin = saved_stdin
         builtins.input = saved_input
+    if tampered:
+        # Past Python's layer a program can rewrite what is recorded; where the tracer can tell,
+        # the run says so instead of "normal".
+        what = ", ".join(dict.fromkeys(tampered))
+        ended = result["exit"].get("message") or result["exit"]["status"]
+        result["exit"] = {"status": "error", "message": f"The program changed ndb's debugger ({what}): this recording cannot be trusted "
+                          f"(the run says it ended: {ended})"}
     if call_code is not None and not recorder.events and result["exit"]["status"] == "exception":
         result["exit"]["message"] = "The call raised before any of your code ran: " + result["exit"]["message"]
     result["events"] = recorder.events
@@ -687,6 +707,19 @@ def record(
     if recorder.stderr.size:
         result["stderr"] = recorder.stderr.getvalue()
     return result
+
+
+# The JSON encoder as it was when the tracer loaded: a program that patches it (json.dumps, the
+# module's default encoder, the C speed-up) would rewrite its own recording as it is written out.
+_JSON_PARTS = (json, "dumps", json.dumps), (json, "_default_encoder", json._default_encoder), \
+    (json.encoder, "c_make_encoder", json.encoder.c_make_encoder), \
+    (json.encoder.JSONEncoder, "encode", json.encoder.JSONEncoder.encode), \
+    (json.encoder.JSONEncoder, "iterencode", json.encoder.JSONEncoder.iterencode), \
+    (json.encoder, "encode_basestring", json.encoder.encode_basestring)
+
+
+def _json_changed() -> list[str]:
+    return [f"json.{name}" for owner, name, original in _JSON_PARTS if getattr(owner, name, None) is not original]
 
 
 def record_json(source: str, call: str | None = None, options_json: str = "{}") -> str:

@@ -19,17 +19,106 @@ const PAST_PYTHON =
   'guard.depth = 0\n' +
   'sys.modules.update(guard.hidden)\n' +
   'sys.meta_path.remove(g["ndb_sandbox"]._HiddenFinder)\n' +
+  'sys.meta_path.extend(f for _, f in guard.finders)\n' +
   'import js, pyodide_js\n';
 
 /** Gets past Python's layer without touching the guard: Pyodide's import finder on
  * `sys.meta_path` holds the JavaScript modules it can import. */
 const FINDER_JS = 'import sys\njs_modules = next(f for f in sys.meta_path if hasattr(f, "jsproxies")).jsproxies\npyodide_js = js_modules["pyodide_js"]\n';
 
+/** Gets past Python's layer, then out of Pyodide's API to the engine realm's real global object: a
+ * getter on `Object.prototype` for a name Emscripten reads as a free global runs with `this` =
+ * `globalThis` (found by an attacker on 2026-11-26). Leaves it in `G`. */
+const TO_GLOBAL_OBJECT =
+  PAST_PYTHON +
+  'from pyodide.ffi import create_proxy\n' +
+  'found = []\n' +
+  'O = pyodide_js.constructor\n' +
+  'O.defineProperty(O.prototype, "requestAnimationFrame", O.fromEntries([["get", create_proxy(lambda this: found.append(this), capture_this=True)], ["configurable", True]]))\n' +
+  'pyodide_js._module.requestAnimationFrame(create_proxy(lambda *a: None))\n' +
+  'G = found[0]\n';
+
+/** With the engine realm's global object: libuv's `Pipe` (the class of the process's stderr
+ * handle), which Node's permission model does not check, binds a Unix socket file at `bindPath`
+ * and connects to the host's Unix socket at `connectPath` (a WriteWrap taken from one stderr write
+ * serves as the connect request). Prints the libuv status codes. */
+export function unixSocketProgram(bindPath: string, connectPath: string): string {
+  return (
+    TO_GLOBAL_OBJECT +
+    'handle = G.process.stderr._handle\n' +
+    'Pipe = handle.constructor\n' +
+    'server = Pipe.new(0)\n' +
+    `print("bind", server.bind(${JSON.stringify(bindPath)}), "listen", server.listen(1))\n` +
+    'wraps = []\n' +
+    'original = handle.writeUtf8String\n' +
+    'def spy(req, text):\n' +
+    '    wraps.append(req)\n' +
+    '    return original.call(handle, req, text)\n' +
+    'handle.writeUtf8String = create_proxy(spy)\n' +
+    'G.process.stderr.write("-\\n")\n' +
+    'handle.writeUtf8String = original\n' +
+    'client = Pipe.new(0)\n' +
+    'request = wraps[0].constructor.new()\n' +
+    'request.oncomplete = create_proxy(lambda *a: None)\n' +
+    `print("connect", client.connect(request, ${JSON.stringify(connectPath)}))\n`
+  );
+}
+
+/** With the engine realm's global object, leaves a JavaScript interval timer running: the engine
+ * process would outlive the command that started it. */
+export const TIMER_PROGRAM = TO_GLOBAL_OBJECT + 'G.setInterval(create_proxy(lambda *a: None), 500)\nprint("timer set")\n';
+
+/** With the engine realm's global object, writes on the engine's channel to the parent: a forged
+ * answer (an id it guesses) and, with `close`, closes the channel. */
+export function forgedChannelProgram(close: boolean): string {
+  return (
+    TO_GLOBAL_OBJECT +
+    `G.process.send(G.JSON.parse('{"id": 1, "result": "FORGED"}'))\n` +
+    (close ? 'G.process.disconnect()\n' : '') +
+    'print("sent")\n'
+  );
+}
+
+/** Takes memory 100 MB at a time, up to 3 GB. */
+export const MEMORY_PROGRAM = 'chunks = []\nfor i in range(30):\n    chunks.append(bytearray(100 * 1024 * 1024))\nprint("took", len(chunks) * 100, "MB")\n';
+
+/** Ways past Python's layer that the layer itself now refuses: each ends in SandboxError. */
+export const PYTHON_LAYER_ROUTES: readonly { name: string; source: string }[] = [
+  {
+    name: 'a str subclass whose split() lies',
+    source: 'class Name(str):\n    def split(self, *a, **k):\n        return ["math"]\n    def startswith(self, *a):\n        return False\n__import__(Name("pyodide_js"))\n',
+  },
+  {
+    name: '_imp.create_builtin of a hidden module',
+    source: 'import _imp\nfrom importlib.machinery import ModuleSpec, BuiltinImporter\ncore = _imp.create_builtin(ModuleSpec("_pyodide_core", BuiltinImporter))\n',
+  },
+  {
+    name: 'BuiltinImporter.create_module of a hidden module',
+    source: 'from importlib.machinery import ModuleSpec, BuiltinImporter\ncore = BuiltinImporter.create_module(ModuleSpec("_pyodide_core", BuiltinImporter))\n',
+  },
+  { name: 'sys.settrace(None)', source: 'import sys\nsys.settrace(None)\nx = 1\n' },
+  { name: 'sys.setprofile', source: 'import sys\nsys.setprofile(lambda *a: None)\n' },
+  { name: 'threading.settrace', source: 'import threading\nthreading.settrace(lambda *a: None)\n' },
+];
+
+/** Prints whether Pyodide's finder of JavaScript modules is on `sys.meta_path` (it must not be
+ * while a program runs: it holds `pyodide_js` itself). */
+export const FINDER_VISIBLE_PROGRAM = 'import sys\nprint(any(hasattr(f, "jsproxies") for f in sys.meta_path))\n';
+
+/** Past Python's layer, programs that rewrite their own recording: the run must say so. */
+export const TAMPERING_PROGRAMS: readonly { name: string; source: string }[] = [
+  { name: 'the tracer taken away', source: `${PAST_PYTHON}sys.settrace(None)\nhidden = 1\nhidden = 2\n` },
+  {
+    name: 'json.dumps patched',
+    source: 'import json\n_dumps = json.dumps\ndef dumps(obj, *a, **k):\n    return _dumps(obj, *a, **k)\njson.dumps = dumps\nx = 1\n',
+  },
+];
+
 /** Opens a TCP connection to 127.0.0.1:`port` from Node's own sockets, reached through Pyodide's
  * API past Python's layer, and sends `message` (the network test listens on that port). */
 export function nodeSocketProgram(port: number, message: string): string {
   return (
-    FINDER_JS +
+    PAST_PYTHON +
     'import socket\n' +
     'api = pyodide_js._api\n' +
     'sock = None\n' +

@@ -8,12 +8,17 @@ stream of program indices, taken back in program order with duplicates skipped a
 skips them. Rank 0 draws the recipe's own seed stream, so it sees the programs and documents a
 dataset built from the same recipe holds; other ranks (DDP) draw streams of their own.
 Documents (each followed by ``<|endoftext|>``) go to a rolling buffer per split (train, or val for
-held-out programs); ``batch`` samples windows from the buffer, taking in whatever the workers have
-finished without waiting, and waits only while a buffer is too small. When the trainer consumes
-tokens faster than the workers make them, windows are reused from the buffer rather than stalling.
-``stats`` counts what was drawn as the builder's ``stats.json`` does.
+held-out programs, ``DocBuffer``); ``batch`` samples windows that start at a document, as
+``ShardSource`` does, never at a random offset: a window's states always come after their source.
+It takes in whatever the workers have finished without waiting, and waits only while a buffer is
+too small (saying so in the log every 30 s). When the trainer consumes tokens faster than the
+workers make them, windows are reused from the buffer rather than stalling; ``produced_tokens``
+says how many fresh ones there were. A program that hangs a worker is given up after the recipe's
+``hard_timeout`` (``workers.py``). ``stats`` counts what was drawn as the builder's ``stats.json`` does.
 
-Needs Python ≥ 3.12: older interpreters trace differently (docs/architecture.md#python-versions).
+Needs Python ≥ 3.12 to trace: older interpreters trace differently (docs/architecture.md#python-versions).
+This process may be older when ``worker_python`` names a Python ≥ 3.12 for the workers (the CPU
+rehearsal of a GPU lease: training on Debian's torch, tracing under pyenv's 3.12).
 
     LiveSource(Path("tokenizer_dir"), Recipe.load("training/recipes/data80m_s15.json"), workers=8)
 """
@@ -24,7 +29,7 @@ import sys
 import time
 import zlib
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 import torch
@@ -33,17 +38,79 @@ from ..tokenizer import NdbTokenizer
 from ..trace_backend import IN_PROCESS
 from .dataset_stats import Stats
 from .recipe import Recipe
-from .workers import Dedup, ProgramStream
+from .workers import Dedup, ProgramStream, python_version
 
 
 class LiveSourceError(RuntimeError):
     pass
 
 
+class DocBuffer:
+    """The newest documents of one split, back to back with ``<|endoftext|>`` after each, and where
+    each starts. Trimmed at a document's start, so that every start it holds is one."""
+
+    # int32: each flush copies the whole buffer (a GPU step takes in new documents almost every
+    # time), and 4 M tokens are 16 MB so, not 32
+    def __init__(self, eot: int, max_tokens: int) -> None:
+        self.eot = eot
+        self.max_tokens = max_tokens
+        self.tokens = np.zeros(0, dtype=np.int32)
+        self.starts = np.zeros(0, dtype=np.int64)
+        self._pending: list[np.ndarray] = []
+        self._pending_tokens = 0
+
+    def add(self, doc: Any) -> None:
+        self._pending.append(np.asarray(doc, dtype=np.int32))
+        self._pending_tokens += len(self._pending[-1]) + 1
+
+    def flush(self, force: bool = True) -> None:
+        """Moves the added documents into the buffer. Unless ``force``, a full buffer waits until an
+        eighth of it is new: each flush copies the whole buffer (4 M tokens: 20-40 ms here), and a
+        GPU step that flushed every time would spend more on copies than on drawing its batch."""
+        if not self._pending:
+            return
+        if not force and len(self.tokens) >= self.max_tokens // 2 and self._pending_tokens < self.max_tokens // 8:
+            return
+        self._pending_tokens = 0
+        lengths = np.array([len(d) + 1 for d in self._pending], dtype=np.int64)
+        new_starts = len(self.tokens) + np.concatenate([[0], np.cumsum(lengths)[:-1]])
+        eot = np.asarray([self.eot], dtype=np.int32)
+        pieces = [p for d in self._pending for p in (d, eot)]
+        self._pending.clear()
+        tokens = np.concatenate([self.tokens, *pieces])
+        starts = np.concatenate([self.starts, new_starts])
+        if len(tokens) > self.max_tokens:
+            # keep the newest documents: cut at the first start that leaves at most max_tokens
+            keep = starts[starts >= len(tokens) - self.max_tokens]
+            cut = int(keep[0]) if len(keep) else int(starts[-1])
+            tokens, starts = tokens[cut:], starts[starts >= cut] - cut
+        self.tokens, self.starts = tokens, starts
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+    def windows(self, rng: np.random.Generator, n: int, seq_len: int) -> np.ndarray:
+        """``n`` rows of ``seq_len + 1`` tokens, each starting at a document drawn uniformly among
+        those with a whole window after their start (one that runs past its document goes on into
+        the next, which starts with its own source)."""
+        room = self.starts[self.starts + seq_len + 1 <= len(self.tokens)]
+        if not len(room):
+            raise ValueError(f"no document starts with {seq_len + 1} tokens after it (the buffer holds {len(self.tokens)})")
+        picks = room[rng.integers(0, len(room), size=n)]
+        return np.stack([self.tokens[s : s + seq_len + 1] for s in picks]).astype(np.int64)
+
+
 class LiveSource:
     def __init__(self, tokenizer_dir: Path, recipe: Optional[Recipe] = None, workers: int = 4, rank: int = 0,
-                 buffer_tokens: int = 4_000_000, task_size: int = 16, wait_timeout: float = 600.0, allow_node: bool = False) -> None:
-        if not IN_PROCESS and not allow_node:
+                 buffer_tokens: int = 4_000_000, task_size: int = 16, wait_timeout: float = 600.0, allow_node: bool = False,
+                 worker_python: Optional[str] = None, program_timeout: Optional[float] = None, runner: Optional[str] = None,
+                 log: Optional[Callable[[str], None]] = None) -> None:
+        self.log = log or (lambda line: print(line, file=sys.stderr, flush=True))
+        if worker_python is not None:
+            version = python_version(worker_python)
+            if version < (3, 12):
+                raise LiveSourceError(f"worker_python {worker_python} is Python {version[0]}.{version[1]}: live data traces with Python >= 3.12")
+        elif not IN_PROCESS and not allow_node:
             raise LiveSourceError(
                 f"live data needs Python >= 3.12 (this is {sys.version.split()[0]}, whose traces differ: docs/architecture.md, Python versions); "
                 "build a dataset with `python3 -m training.build_dataset` and train with --data instead"
@@ -58,17 +125,30 @@ class LiveSource:
         self.buffer_tokens = buffer_tokens
         self.wait_timeout = wait_timeout
         self.rng = np.random.default_rng(zlib.crc32(str(self.seed).encode()))
-        self.buffers: dict[str, np.ndarray] = {s: np.zeros(0, dtype=np.int64) for s in ("train", "val")}
-        self.pending: dict[str, list[np.ndarray]] = {"train": [], "val": []}
+        self.docs = {s: DocBuffer(self.eot, buffer_tokens) for s in ("train", "val")}
+        self.produced_tokens = 0  # fresh train tokens taken in so far (documents and their end-of-text)
         self.stats = Stats()  # what has been drawn, counted as the dataset builder counts it
         self.dedup = Dedup()
         if self.recipe.corpus_share > 0:
             from . import corpus
 
-            corpus.load()  # fails here, with where it looked, when the corpus is missing (spawned workers read it again)
-        # spawn: the trainer may already hold a CUDA context, which must not be forked
-        self.stream = ProgramStream(self.recipe, Path(tokenizer_dir), self.seed, workers, task_size, start_method="spawn")
+            # Fail here, saying where it looked, when the corpus is missing. Only its files are
+            # checked: each worker extracts it itself (in parallel; 40-70 s on a loaded core), and an
+            # extraction here as well would hold the workers' start back by as long.
+            missing = [c for c in corpus.COLLECTIONS if not (corpus.corpus_dir() / f"{c}.tar.gz").is_file()]
+            if missing:
+                raise LiveSourceError(f"the corpus of real code is missing: {', '.join(missing)} not found in {corpus.corpus_dir()} "
+                                      "(expected ../shared/corpus beside the repository; set NDB_CORPUS to another folder)")
+        # the workers are fresh interpreters (workers.py): never a fork of a trainer holding a CUDA context
+        extra = {"runner": runner} if runner is not None else {}
+        self.stream = ProgramStream(self.recipe, Path(tokenizer_dir), self.seed, workers, task_size, python=worker_python,
+                                    program_timeout=program_timeout, log=self.log, **extra)
         self.stream.submit()
+
+    @property
+    def buffers(self) -> dict[str, np.ndarray]:
+        """The tokens of each split's buffer."""
+        return {split: buf.tokens for split, buf in self.docs.items()}
 
     # -- workers ---------------------------------------------------------------------------------
 
@@ -76,7 +156,7 @@ class LiveSource:
         """Moves finished results into the buffers, in program order; True if any was taken."""
         took = False
         while True:
-            results = self.stream.next_task(block=block and not took, timeout=self.wait_timeout)
+            results = self.stream.next_task(block=block and not took, timeout=5.0)
             if results is None:
                 break
             took = True
@@ -87,31 +167,38 @@ class LiveSource:
                 split = "val" if r.held_out else "train"
                 self.stats.add(r, split)
                 for doc in r.docs:
-                    self.pending[split].append(doc.astype(np.int64))
-                    self.pending[split].append(np.asarray([self.eot], dtype=np.int64))
+                    self.docs[split].add(doc)
+                    if split == "train":
+                        self.produced_tokens += len(doc) + 1
         if took:
-            for split, parts in self.pending.items():
-                if parts:
-                    buf = np.concatenate([self.buffers[split], *parts])
-                    self.buffers[split] = buf[-self.buffer_tokens :]
-                    parts.clear()
+            for buf in self.docs.values():
+                buf.flush(force=False)
         return took
 
     def fill(self, split: str, need: int) -> None:
+        """Waits until the split's buffer holds ``need`` tokens, saying so every 30 s: a starving
+        stream is never silent."""
         self._take(block=False)
-        started = time.time()
-        while len(self.buffers[split]) < need:
-            if time.time() - started > self.wait_timeout:
-                raise LiveSourceError(f"the workers made only {len(self.buffers[split])} {split} tokens in {self.wait_timeout:g} s")
+        started = noted = time.time()
+        if len(self.docs[split]) < need:
+            self.docs[split].flush()  # when the buffer is short, whatever has come in counts at once
+        while len(self.docs[split]) < need:
+            now = time.time()
+            if now - started > self.wait_timeout:
+                raise LiveSourceError(f"the workers made only {len(self.docs[split])} {split} tokens in {self.wait_timeout:g} s "
+                                      f"({self.stream.busy_note()})")
+            if now - noted >= 30:
+                noted = now
+                self.log(f"live data: starving: waited {now - started:.0f} s for {need:,} {split} tokens, "
+                         f"{len(self.docs[split]):,} so far; {self.stream.busy_note()}")
             self._take(block=True)
+            self.docs[split].flush()
 
     # -- TokenSource -----------------------------------------------------------------------------
 
     def batch(self, batch_size: int, seq_len: int, split: str = "train") -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         self.fill(split, seq_len + 2)
-        buf = self.buffers[split]
-        starts = self.rng.integers(0, len(buf) - seq_len - 1, size=batch_size)
-        rows = np.stack([buf[s : s + seq_len + 1] for s in starts])
+        rows = self.docs[split].windows(self.rng, batch_size, seq_len)
         x = torch.from_numpy(rows[:, :-1].copy())
         y = torch.from_numpy(rows[:, 1:].copy())
         return x, y, torch.ones(batch_size, seq_len, dtype=torch.float32)
@@ -129,7 +216,8 @@ class LiveSource:
 
 
 def live_source_from_args(tokenizer_dir: str, recipe: Optional[Recipe] = None, workers: Optional[int] = None, **kw: Any) -> LiveSource:
-    """What ``training.train --live`` builds: one worker per spare core, ranks drawing apart."""
+    """What ``training.train --live`` builds: one worker per spare core, ranks drawing apart
+    (``kw``: LiveSource's other options, e.g. ``worker_python``)."""
     import os
 
     rank = int(os.environ.get("RANK", 0))

@@ -9,10 +9,9 @@ depend on the seed and its index alone, whichever worker makes them.
 from __future__ import annotations
 
 import random
+from array import array
 from dataclasses import dataclass, field
 from typing import Any, Optional
-
-import numpy as np
 
 from ..tokenizer import NdbTokenizer
 from ..trace_backend import STATUS_NAMES, TraceBackend
@@ -45,7 +44,9 @@ class ProgramResult:
     held_out: bool
     status: str  # a STATUS_NAMES value, "hard_stop" or "trace_failed"
     events: int = 0
-    docs: list[np.ndarray] = field(default_factory=list)
+    # token ids as array("I") rather than numpy: the workers that make them need no numpy (the
+    # rehearsal runs them under a Python 3.12 without it); consumers take np.asarray(doc) and len(doc)
+    docs: list[array] = field(default_factory=list)
     trajs: list[TrajStat] = field(default_factory=list)
 
 
@@ -96,7 +97,7 @@ def run_program(seed: int | str, i: int, recipe: Recipe, tok: NdbTokenizer, back
         ids, ctx_len, states, kept, truncated = tokenize_trajectory(tok, traj, recipe.max_tokens)
         window = recipe.window
         docs = window_documents(tok, traj, recording, kept, window) if window and len(ids) > window else [ids]
-        res.docs.extend(np.asarray(d, dtype=np.uint32) for d in docs)
+        res.docs.extend(array("I", d) for d in docs)
         res.trajs.append(TrajStat(spec.direction, spec.policy, [a.kind for a in spec.actions[:kept]], len(ids),
                                   ctx_len, states, truncated, len(docs)))
     return res

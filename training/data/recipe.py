@@ -7,9 +7,9 @@ the fly draws the mix a dataset on disk holds. Recipes of the datasets behind th
 live in ``training/recipes/`` as JSON (the fields below, by name); the builder's command-line
 options are generated from the same fields (``add_arguments``), so each is written once.
 
-**Shares of the whole.** ``corpus_share``, ``python_share`` and ``stdlib_share`` are shares of all
-programs drawn; the function generator makes the rest. A program draws its source in a fixed order
-(Python families, corpus, stdlib, generator) with the chance of each given that none before it was
+**Shares of the whole.** ``corpus_share``, ``python_share``, ``stdlib_share`` and ``debian_share`` are
+shares of all programs drawn; the function generator makes the rest. A program draws its source in a
+fixed order (Python families, corpus, stdlib, Debian, generator) with the chance of each given that none before it was
 drawn (``draw_chances``), which is how the builder's options worked before they were shares of the
 whole: a recipe whose shares equal those of old options therefore draws the very same programs from
 the same seed. Programs that turn out to be duplicates are skipped after they are drawn (the stats
@@ -30,7 +30,10 @@ from typing import Any, Optional
 ROOT = Path(__file__).resolve().parents[2]
 
 # The order in which a program's source is drawn; the generator is what is left.
-SOURCE_ORDER = ("python", "corpus", "stdlib")
+SOURCE_ORDER = ("python", "corpus", "stdlib", "debian")
+# Sources added after recipes were first written: they appear in ``shares`` and ``draw_chances``
+# only when a recipe gives them a share, so that what an old recipe reports is what it always did.
+LATER_SOURCES = frozenset({"debian"})
 
 # Chances are rounded to this many decimals: shares of the whole written with a few decimals (a
 # recipe file) then give back exactly the chances the old options named (0.35, not 0.35000000000000003),
@@ -51,6 +54,9 @@ class Recipe:
                                     "scripts, ...; training/data/python_families.py)")
     stdlib_share: float = _opt(0.25, "share of programs from the standard library's pure-Python functions "
                                      "(training/data/stdlib_funcs.py)")
+    # Last in SOURCE_ORDER and 0 by default: a recipe without it draws the very programs it drew before.
+    debian_share: float = _opt(0.0, "share of programs from Debian's packages: CPython's test suite and the documentation's "
+                                    ">>> examples (training/data/debian.py)")
     # Trajectories drawn from each run (training/data/trajectories.py, what_if.py).
     per_program: int = _opt(2, "trajectories drawn per recording")
     what_if_share: float = _opt(0.1, "chance that a program with a forward trajectory also gives a what-if trajectory "
@@ -80,12 +86,12 @@ class Recipe:
                 object.__setattr__(self, f.name, float(value))  # JSON writes 0.0 as 0
             elif not _has_type(value, kind):
                 raise ValueError(f"recipe: {f.name} must be {_type_name(kind)}, not {value!r}")
-        for name in ("corpus_share", "python_share", "stdlib_share", "what_if_share", "jump_share"):
+        for name in ("corpus_share", "python_share", "stdlib_share", "debian_share", "what_if_share", "jump_share"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"recipe: {name} must be within [0, 1], not {getattr(self, name)}")
-        if self.corpus_share + self.python_share + self.stdlib_share > 1.0 + 1e-9:
-            raise ValueError("recipe: the corpus, Python and stdlib shares are shares of the whole and add up to more than 1 "
-                             f"({self.corpus_share} + {self.python_share} + {self.stdlib_share})")
+        if self.corpus_share + self.python_share + self.stdlib_share + self.debian_share > 1.0 + 1e-9:
+            raise ValueError("recipe: the corpus, Python, stdlib and Debian shares are shares of the whole and add up to more "
+                             f"than 1 ({self.corpus_share} + {self.python_share} + {self.stdlib_share} + {self.debian_share})")
         for name in ("per_program", "max_tokens", "max_events"):
             if getattr(self, name) < 1:
                 raise ValueError(f"recipe: {name} must be at least 1")
@@ -96,20 +102,25 @@ class Recipe:
 
     @property
     def generator_share(self) -> float:
-        return max(0.0, 1.0 - self.corpus_share - self.python_share - self.stdlib_share)
+        return max(0.0, 1.0 - self.corpus_share - self.python_share - self.stdlib_share - self.debian_share)
 
     def shares(self) -> dict[str, float]:
         """The share of the whole of each origin (as ``Program.origin`` names them)."""
-        return {"python": self.python_share, "corpus": self.corpus_share, "stdlib": self.stdlib_share,
-                "generated": self.generator_share}
+        shares = {"python": self.python_share, "corpus": self.corpus_share, "stdlib": self.stdlib_share,
+                  "debian": self.debian_share, "generated": self.generator_share}
+        return {k: v for k, v in shares.items() if v > 0 or k not in LATER_SOURCES}
 
     def draw_chances(self) -> dict[str, float]:
         """For each source in ``SOURCE_ORDER``, the chance of drawing it given that no source
-        before it was drawn: what makes the shares shares of the whole."""
+        before it was drawn: what makes the shares shares of the whole. A later source without a
+        share is left out (its chance is 0: ``draw_program`` reads it with ``get``)."""
         left = 1.0
         chances: dict[str, float] = {}
+        shares = self.shares()
         for origin in SOURCE_ORDER:
-            share = self.shares()[origin]
+            if origin not in shares:
+                continue
+            share = shares[origin]
             chances[origin] = round(min(1.0, share / left), CHANCE_DECIMALS) if left > 1e-12 else 0.0
             left -= share
         return chances
@@ -127,7 +138,9 @@ class Recipe:
         after it keep their chances, so the corpus's share goes to them in proportion."""
         chances = self.draw_chances()
         python = chances["python"]
-        return dataclasses.replace(self, corpus_share=0.0, stdlib_share=round((1 - python) * chances["stdlib"], CHANCE_DECIMALS))
+        debian = (1 - python) * (1 - chances["stdlib"]) * chances.get("debian", 0.0)
+        return dataclasses.replace(self, corpus_share=0.0, stdlib_share=round((1 - python) * chances["stdlib"], CHANCE_DECIMALS),
+                                   debian_share=round(debian, CHANCE_DECIMALS))
 
     def tracer_limits(self) -> dict[str, Any]:
         """``TraceBackend``'s keyword arguments."""

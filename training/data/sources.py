@@ -17,8 +17,8 @@ from .recipe import Recipe
 
 
 def draw_program(rng: random.Random, recipe: Recipe) -> Optional[Program]:
-    """One program. A corpus or stdlib draw that finds nothing usable (no corpus units, no usable
-    function) falls through to the sources after it, as it always did."""
+    """One program. A corpus, stdlib or Debian draw that finds nothing usable (no corpus units, no
+    usable function) falls through to the sources after it, as it always did."""
     chances = recipe.draw_chances()
     if chances["python"] > 0 and rng.random() < chances["python"]:
         from .python_families import generate_python_program
@@ -34,6 +34,12 @@ def draw_program(rng: random.Random, recipe: Recipe) -> Optional[Program]:
         from . import stdlib_funcs
 
         p = stdlib_funcs.make_program(rng)
+        if p is not None:
+            return p
+    if chances.get("debian", 0.0) > 0 and rng.random() < chances["debian"]:
+        from . import debian
+
+        p = debian.make_program(rng)
         if p is not None:
             return p
     return generate_program(rng)

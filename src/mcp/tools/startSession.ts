@@ -60,24 +60,29 @@ export function registerStartSession(server: McpServer, deps: ToolDeps): void {
       const program = args.path !== undefined ? readProgramFile(args.path, deps.roots) : { source: args.code!, file: 'main.py', modules: {} };
       // Its own owner: nothing an earlier session's program left in an interpreter reaches it.
       const host = (await deps.host()).forOwner(`session-${randomUUID()}`);
-      const verified: Verified = await verifyBreakpoints(host, program.source, args.breakpoints ?? []);
-      const engine = (args.engine ?? 'real') as (typeof ENGINES)[number];
-      const model = engine === 'real' ? undefined : await deps.model();
-      const live = await LiveSession.start(host, program.source, args.call ?? '', {
-        engine,
-        breakpoints: verified.lines,
-        conditions: verified.conditions,
-        file: program.file,
-        limits: {
-          ...(args.max_events !== undefined ? { maxEvents: args.max_events } : {}),
-          ...(args.timeout_s !== undefined ? { timeLimit: args.timeout_s } : {}),
-          ...(args.stdin !== undefined ? { stdin: args.stdin } : {}),
-          ...(Object.keys(program.modules).length > 0 ? { modules: program.modules } : {}),
-        },
-        ...(model ? { model } : {}),
-      });
-      const id = deps.registry.add(live);
-      return { session: id, state: presentState(deps, id, live), breakpoints: verified.report };
+      try {
+        const verified: Verified = await verifyBreakpoints(host, program.source, args.breakpoints ?? []);
+        const engine = (args.engine ?? 'real') as (typeof ENGINES)[number];
+        const model = engine === 'real' ? undefined : await deps.model();
+        const live = await LiveSession.start(host, program.source, args.call ?? '', {
+          engine,
+          breakpoints: verified.lines,
+          conditions: verified.conditions,
+          file: program.file,
+          limits: {
+            ...(args.max_events !== undefined ? { maxEvents: args.max_events } : {}),
+            ...(args.timeout_s !== undefined ? { timeLimit: args.timeout_s } : {}),
+            ...(args.stdin !== undefined ? { stdin: args.stdin } : {}),
+            ...(Object.keys(program.modules).length > 0 ? { modules: program.modules } : {}),
+          },
+          ...(model ? { model } : {}),
+        });
+        const id = deps.registry.add(live);
+        return { session: id, state: presentState(deps, id, live), breakpoints: verified.report };
+      } catch (err) {
+        await host.release(); // a session that never started keeps no interpreter
+        throw err;
+      }
     },
   );
 }

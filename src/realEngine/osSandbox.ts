@@ -1,0 +1,139 @@
+// The operating system's boundary around an engine process: on Linux, bubblewrap (Debian's
+// `bubblewrap`) gives it its own user, mount, PID, network, IPC, UTS and cgroup namespaces, a
+// read-only root that holds only the Node binary and its libraries, Pyodide's files and the
+// engine script (under /ndb, so that no host path shows), no /tmp, no home, no /run and no
+// project folder, an empty environment, no capabilities, a session of its own (no terminal) and
+// death with its parent. JavaScript that a program reaches past Python's layer then finds no host
+// socket to connect to, no file to write, no network, and nothing that outlives the debugger.
+//
+// Where bubblewrap is missing or the machine refuses it (macOS, a locked-down Linux) the engine
+// runs under the layers above it only (Node's permission model, no code from strings, a network
+// namespace where one can be made), and every face says so when it starts (`sandboxNotice`).
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+/** Where the engine's files appear inside the sandbox. */
+export const INSIDE = { node: '/ndb/node', pyodide: '/ndb/pyodide', script: '/ndb/engine.mjs' } as const;
+
+/** The files an engine process needs, as they are on the host. */
+export interface EngineFiles {
+  node: string;
+  pyodide: string;
+  script: string;
+}
+
+export type OsBoundary =
+  | { kind: 'bubblewrap'; bwrap: string }
+  | { kind: 'none'; reason: string };
+
+let detected: OsBoundary | undefined;
+
+/** Whether this machine can hold an engine in bubblewrap (probed once, with the very arguments an
+ * engine gets, running the Node binary inside). */
+export function osBoundary(files: EngineFiles): OsBoundary {
+  if (detected) return detected;
+  detected = probe(files);
+  return detected;
+}
+
+function probe(files: EngineFiles): OsBoundary {
+  if (process.platform !== 'linux') return { kind: 'none', reason: `${process.platform} has no bubblewrap (Linux only)` };
+  const bwrap = findOnPath('bwrap');
+  if (!bwrap) return { kind: 'none', reason: 'bubblewrap is not installed (Debian: apt-get install bubblewrap)' };
+  const args = [...bubblewrapArgs(files, {}), INSIDE.node, '-e', `process.exit(require("node:fs").existsSync(${JSON.stringify(files.script)}) ? 3 : 0)`];
+  const res = spawnSync(bwrap, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 20_000, env: {} });
+  if (res.status === 0) return { kind: 'bubblewrap', bwrap };
+  const why = String(res.stderr ?? '').trim().split('\n')[0] || res.error?.message || `exit ${res.status ?? res.signal}`;
+  return { kind: 'none', reason: `bubblewrap could not start a sandbox here (${why})` };
+}
+
+function findOnPath(name: string): string | null {
+  const dirs = (process.env.PATH ?? '').split(delimiter).concat(['/usr/bin', '/bin', '/usr/local/bin']);
+  for (const dir of dirs) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    if (existsSync(candidate)) return candidate;
+  }
+  return null;
+}
+
+/** The shared libraries the Node binary loads, with the dynamic loader (from `ldd`); null when
+ * they cannot be listed (then the system's library folders are bound, read-only). */
+function nodeLibraries(node: string): string[] | null {
+  const res = spawnSync('ldd', [node], { encoding: 'utf8', timeout: 10_000 });
+  if (res.status !== 0) return /not a dynamic executable/.test(res.stderr ?? res.stdout ?? '') ? [] : null;
+  const libs: string[] = [];
+  for (const line of res.stdout.split('\n')) {
+    const m = /=>\s*(\/\S+)/.exec(line) ?? /^\s*(\/\S+)\s+\(/.exec(line);
+    if (m) libs.push(m[1]!);
+  }
+  return libs;
+}
+
+let libraries: string[] | null | undefined;
+
+/** A host path bound read-only at `inside`, following a symlink on the host side. */
+function bind(host: string, inside: string): string[] {
+  return ['--ro-bind', realpathSync(host), inside];
+}
+
+/** A system folder bound as it is, or the symlink it is (Debian's /lib -> usr/lib). */
+function systemFolder(path: string): string[] {
+  if (!existsSync(path)) return [];
+  const st = lstatSync(path);
+  if (st.isSymbolicLink()) return ['--symlink', readlinkSync(path), path];
+  return ['--ro-bind', path, path];
+}
+
+export interface SandboxEnv {
+  [name: string]: string;
+}
+
+/** bubblewrap's arguments up to (not including) the command: the namespaces, the files, and the
+ * environment (`env`: the only variables the engine sees, e.g. Node's IPC channel). */
+export function bubblewrapArgs(files: EngineFiles, env: SandboxEnv): string[] {
+  libraries ??= nodeLibraries(files.node);
+  const libs = libraries
+    ? libraries.flatMap((lib) => ['--ro-bind', realpathSync(lib), lib])
+    : [...systemFolder('/usr'), ...systemFolder('/lib'), ...systemFolder('/lib64')];
+  const args = [
+    '--unshare-all', // user, IPC, PID, network, UTS, cgroup
+    '--unshare-user',
+    '--uid', '65534',
+    '--gid', '65534',
+    '--cap-drop', 'ALL',
+    '--die-with-parent', // and, being PID 1's child in its own namespace, nothing outlives it
+    '--new-session', // no controlling terminal: nothing typed into the user's
+    '--clearenv',
+    ...Object.entries(env).flatMap(([name, value]) => ['--setenv', name, value]),
+    ...libs,
+    ...bind(files.node, INSIDE.node),
+    ...bind(files.pyodide, INSIDE.pyodide),
+    ...bind(files.script, INSIDE.script),
+    '--proc', '/proc', // this PID namespace's own
+    '--dev', '/dev', // null, zero, random and a few others; no host devices
+    '--remount-ro', '/',
+    '--chdir', '/',
+    '--',
+  ];
+  return args;
+}
+
+/** What a face prints when it starts without the operating system's boundary (null when it has it). */
+export function sandboxNotice(boundary: OsBoundary): string | null {
+  if (boundary.kind === 'bubblewrap') return null;
+  return (
+    `ndb: no operating-system sandbox for debugged programs: ${boundary.reason}. ` +
+    "Programs still run inside Python and Node's permission model, but a program that breaks out of both could reach this machine's " +
+    'Unix sockets and keep running after ndb ends. Install bubblewrap to close that.'
+  );
+}
+
+/** For tests: forget what was probed. */
+export function resetOsBoundary(): void {
+  detected = undefined;
+  libraries = undefined;
+}
+

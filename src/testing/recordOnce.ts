@@ -1,0 +1,12 @@
+// A command that records one program with the Node faces' engine and ends without closing it, as
+// `ndb trace` does: `node --import tsx/esm src/testing/recordOnce.ts CONFINEMENT FILE`. The OS
+// sandbox's tests run it to see whether an engine process outlives the command that started it.
+
+import { readFileSync } from 'node:fs';
+import type { Confinement } from '../realEngine/engineChild';
+import { ProcessHost } from '../realEngine/processHost';
+
+const [confinement, file] = process.argv.slice(2) as [Confinement, string];
+const host = new ProcessHost({ confinement, spare: false });
+const rec = await host.record(readFileSync(file, 'utf8'), '', { timeLimit: 5 });
+process.stdout.write(`${JSON.stringify({ exit: rec.exit, stdout: rec.stdout })}\n`);
