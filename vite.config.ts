@@ -4,10 +4,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
-import { defineConfig, type Plugin } from 'vite';
+import { build, defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { onnxFileName, type ModelDtype } from './src/neuralEngine/modelConfig';
-import { isPythonWorkerScript, PYTHON_WORKER_CSP } from './src/realEngine/workerPolicy';
 
 // Cross-origin isolation: SharedArrayBuffer (Pyodide's interrupt buffer) needs both headers.
 const isolation = {
@@ -80,19 +79,40 @@ function missingModelsAre404(): Plugin {
   };
 }
 
-/** The Python worker's script is served with its Content-Security-Policy (workerPolicy.ts). */
-function pythonWorkerPolicy(): Plugin {
-  const middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => {
-    if (isPythonWorkerScript((req.url ?? '').split('?')[0]!)) res.setHeader('Content-Security-Policy', PYTHON_WORKER_CSP);
-    next();
+/** The dev server's copy of the Python engine's code as one script (src/realEngine/engineFrame.ts):
+ * the engine runs in a worker made from a blob: URL in an opaque-origin frame, which cannot import
+ * the dev server's modules one by one, so it gets them bundled, as `vite build` bundles them. */
+function pythonEngineForDev(): Plugin {
+  const path = `${base}@ndb/python-engine.js`;
+  const entry = fileURLToPath(new URL('./src/realEngine/pyodide.worker.ts', import.meta.url));
+  const bundle = async (): Promise<string> => {
+    const out = await build({
+      configFile: false,
+      base,
+      logLevel: 'warn',
+      publicDir: false,
+      build: { write: false, target: 'es2022', minify: false, sourcemap: 'inline', rolldownOptions: { input: entry } },
+    });
+    const chunk = (Array.isArray(out) ? out : [out]).flatMap((o) => ('output' in o ? o.output : [])).find((c) => c.type === 'chunk' && c.isEntry);
+    if (!chunk || chunk.type !== 'chunk') throw new Error('the Python engine did not bundle');
+    return chunk.code;
   };
   return {
-    name: 'ndb-python-worker-policy',
+    name: 'ndb-python-engine-for-dev',
+    apply: 'serve',
     configureServer(server) {
-      server.middlewares.use(middleware);
-    },
-    configurePreviewServer(server) {
-      server.middlewares.use(middleware);
+      server.middlewares.use((req, res, next) => {
+        if ((req.url ?? '').split('?')[0] !== path) return next();
+        bundle().then(
+          (code) => {
+            res.setHeader('Content-Type', 'text/javascript');
+            res.setHeader('Cache-Control', 'no-store');
+            for (const [k, v] of Object.entries(isolation)) res.setHeader(k, v);
+            res.end(code);
+          },
+          (err: unknown) => next(err),
+        );
+      });
     },
   };
 }
@@ -148,7 +168,7 @@ export default defineConfig({
     __NDB_MODEL_CACHE__: JSON.stringify(model.cache),
     __NDB_MODEL_FILES__: JSON.stringify(model.files),
   },
-  plugins: [svelte(), missingModelsAre404(), pythonWorkerPolicy(), pwa],
+  plugins: [svelte(), missingModelsAre404(), pythonEngineForDev(), pwa],
   server: { headers: isolation },
   preview: { headers: isolation },
   worker: { format: 'es', plugins: () => [ortStubForTransformers()] },

@@ -1,6 +1,8 @@
 // The layers of docs/architecture.md, held: a test reads every import of every source file and
 // fails when a layer imports one it may not (a layer above it, or a face another face's code).
-// The table below is the architecture page's "may import" column.
+// The table below is the architecture page's "may import" column. The CLI is the one face that
+// may import the others (it starts `ndb dap` and `ndb mcp`); nothing imports the CLI, not even a
+// test: what two faces share lives below them.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -14,49 +16,79 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   realEngine: ['util', 'core'],
   neuralEngine: ['util', 'core'],
   session: ['util', 'core', 'realEngine', 'neuralEngine'],
-  ui: ['util', 'core', 'realEngine', 'neuralEngine'],
-  cli: ['util', 'core', 'realEngine', 'neuralEngine', 'session', 'dap', 'mcp'],
-  dap: ['util', 'core', 'realEngine', 'neuralEngine', 'session', 'cli/stdio'],
-  mcp: ['util', 'core', 'realEngine', 'neuralEngine', 'session', 'cli/stdio'],
-  // test support: may drive any layer, and only tests import it (no layer lists it)
-  testing: ['util', 'core', 'realEngine', 'neuralEngine', 'session', 'cli', 'dap', 'mcp'],
+  // the evaluation harness: beside the faces, imports none (Node only: the app has no use for it)
+  eval: ['util', 'core', 'realEngine', 'neuralEngine', 'session'],
+  // the app's stores are reactive wrappers over the session layer
+  ui: ['util', 'core', 'realEngine', 'neuralEngine', 'session'],
+  cli: ['util', 'core', 'realEngine', 'neuralEngine', 'session', 'eval', 'dap', 'mcp'],
+  dap: ['util', 'core', 'realEngine', 'neuralEngine', 'session', 'eval'],
+  mcp: ['util', 'core', 'realEngine', 'neuralEngine', 'session', 'eval'],
+  // test support: may drive any layer but the CLI, and only tests import it (no layer lists it)
+  testing: ['util', 'core', 'realEngine', 'neuralEngine', 'session', 'eval', 'dap', 'mcp'],
 };
 
-function sources(dir: string): string[] {
+const IMPORT = /(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g;
+
+function sources(dir: string, tests = false): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sources(path);
-    return /\.(ts|svelte)$/.test(name) && !/\.test\.ts$/.test(name) ? [path] : [];
+    if (statSync(path).isDirectory()) return sources(path, tests);
+    return /\.(ts|svelte)$/.test(name) && (tests || !/\.test\.ts$/.test(name)) ? [path] : [];
   });
 }
 
+type Files = ReadonlyArray<{ rel: string; text: string }>;
+
+function read(tests: boolean): Files {
+  const src = join(REPO_ROOT, 'src');
+  return sources(src, tests).map((file) => ({ rel: relative(src, file), text: readFileSync(file, 'utf8') }));
+}
+
 /** The imports that break the table, from files given as (path under src/, text). */
-function violations(files: ReadonlyArray<{ rel: string; text: string }>): { wrong: string[]; checked: number } {
+function violations(files: Files): { wrong: string[]; checked: number } {
   const wrong: string[] = [];
   let checked = 0;
   for (const { rel, text } of files) {
     const layer = rel.split('/')[0]!;
     const allowed = MAY_IMPORT[layer];
     if (!allowed) continue;
-    for (const m of text.matchAll(/(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g)) {
+    for (const m of text.matchAll(IMPORT)) {
       const target = join(rel, '..', m[1]!);
       const targetLayer = target.split('/')[0]!;
       checked++;
       if (targetLayer === layer || target.startsWith('..')) continue;
-      if (allowed.includes(targetLayer) || allowed.some((a) => a.includes('/') && target.startsWith(a))) continue;
+      if (allowed.includes(targetLayer)) continue;
       wrong.push(`${rel} imports ${target}`);
     }
   }
   return { wrong, checked };
 }
 
+/** Files outside src/cli, tests included, that import from it. */
+function cliImports(files: Files): string[] {
+  const wrong: string[] = [];
+  for (const { rel, text } of files) {
+    // this file's own examples are text, not imports
+    if (rel.startsWith('cli/') || rel === 'layers.test.ts') continue;
+    for (const m of text.matchAll(IMPORT)) {
+      const target = join(rel, '..', m[1]!);
+      if (target.startsWith('cli/')) wrong.push(`${rel} imports ${target}`);
+    }
+  }
+  return wrong;
+}
+
 describe('layers', () => {
   it('import only the layers below them (docs/architecture.md)', () => {
-    const src = join(REPO_ROOT, 'src');
-    const files = sources(src).map((file) => ({ rel: relative(src, file), text: readFileSync(file, 'utf8') }));
-    const { wrong, checked } = violations(files);
+    const { wrong, checked } = violations(read(false));
     expect(checked).toBeGreaterThan(200);
     expect(wrong).toEqual([]);
+  });
+
+  it('nothing outside src/cli imports from it, tests included', () => {
+    const files = read(true);
+    expect(files.filter((f) => f.rel.endsWith('.test.ts')).length).toBeGreaterThan(50);
+    expect(cliImports(files)).toEqual([]);
   });
 
   it('catches a layer that imports one above it', () => {
@@ -64,8 +96,26 @@ describe('layers', () => {
       violations([
         { rel: 'core/x.ts', text: "import { a } from '../ui/status';\nimport { b } from './format';" },
         { rel: 'session/y.ts', text: "import { c } from '../cli/main';" },
-        { rel: 'mcp/z.ts', text: "import { d } from '../cli/stdio';" },
+        { rel: 'mcp/z.ts', text: "import { d } from '../cli/stdio';\nimport { e } from '../util/stdio';" },
+        { rel: 'eval/w.ts', text: "import { f } from '../session/programSession';\nimport { g } from '../mcp/server';" },
+        { rel: 'session/v.ts', text: "import type { h } from '../eval/replay';" },
+        { rel: 'dap/u.ts', text: "const { i } = await import('../eval/bench');" },
       ]).wrong,
-    ).toEqual(['core/x.ts imports ui/status', 'session/y.ts imports cli/main']);
+    ).toEqual(['core/x.ts imports ui/status', 'session/y.ts imports cli/main', 'mcp/z.ts imports cli/stdio', 'eval/w.ts imports mcp/server', 'session/v.ts imports eval/replay']);
+  });
+
+  it('the app builds no guessed call and checks none on its own: the session layer does', () => {
+    const own = read(false).filter(({ rel, text }) => rel.startsWith('ui/') && /core\/callBuilder|guessedCallMaker|buildCall\(/.test(text));
+    expect(own.map((f) => f.rel)).toEqual([]);
+  });
+
+  it('catches a test outside src/cli that imports from it', () => {
+    expect(
+      cliImports([
+        { rel: 'dap/a.test.ts', text: "import { main } from '../cli/main';" },
+        { rel: 'cli/b.test.ts', text: "import { main } from './main';" },
+        { rel: 'eval/c.ts', text: "import { d } from './cli/x';" },
+      ]),
+    ).toEqual(['dap/a.test.ts imports cli/main']);
   });
 });

@@ -13,10 +13,8 @@
 // - Update: a new version fills its cache while installing, then waits; the page shows "Reload",
 //   which sends `SKIP_WAITING`. Activation deletes the older app and model caches.
 // - ORT's WebGPU build (27 MB) is cached when first used, not on install.
-// - Every same-origin response gets COOP/COEP/CORP headers; the Python worker's script its
-//   Content-Security-Policy (src/realEngine/workerPolicy.ts).
-
-import { isPythonWorkerScript, PYTHON_WORKER_CSP } from './realEngine/workerPolicy';
+// - Every same-origin response gets COOP/COEP/CORP headers. (The Python worker needs nothing from
+//   here: it runs in a sandboxed frame whose policy is in its own document, src/realEngine/engineFrame.ts.)
 
 interface ManifestEntry {
   url: string;
@@ -175,15 +173,13 @@ sw.addEventListener('message', (event) => {
 
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
-/** The response with the headers that make the page cross-origin isolated (and the Python
- * worker's script with its policy). */
-function isolated(res: Response, url: URL): Response {
+/** The response with the headers that make the page cross-origin isolated. */
+function isolated(res: Response): Response {
   if (res.status === 0 || res.type === 'opaque' || res.type === 'opaqueredirect') return res;
   const headers = new Headers(res.headers);
   headers.set('Cross-Origin-Opener-Policy', 'same-origin');
   headers.set('Cross-Origin-Embedder-Policy', 'require-corp');
   headers.set('Cross-Origin-Resource-Policy', 'same-origin');
-  if (isPythonWorkerScript(url.pathname)) headers.set('Content-Security-Policy', PYTHON_WORKER_CSP);
   return new Response(NULL_BODY.has(res.status) ? null : res.body, { status: res.status, statusText: res.statusText, headers });
 }
 
@@ -209,5 +205,5 @@ sw.addEventListener('fetch', (event) => {
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
   if (url.origin !== sw.location.origin || !url.pathname.startsWith(SCOPE_PATH)) return;
-  event.respondWith(respond(request, url).then((res) => isolated(res, url)));
+  event.respondWith(respond(request, url).then(isolated));
 });

@@ -4,9 +4,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeF
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { quantile } from '../util/quantile';
 import { REPO_ROOT } from '../realEngine/node';
-import { timingSummary } from './earlyStop';
 import { main } from './main';
 
 const dir = mkdtempSync(join(tmpdir(), 'ndb-evalsets-'));
@@ -20,17 +18,6 @@ async function run(...argv: string[]): Promise<{ code: number; lines: string[] }
   const code = await main(argv, (l) => lines.push(l));
   return { code, lines };
 }
-
-describe('quantiles and timing summaries', () => {
-  it('takes the nearest rank, and the mean of the slowest 5 %', () => {
-    const ms = Array.from({ length: 40 }, (_, i) => i + 1);
-    expect(quantile(ms, 0.5)).toBe(20);
-    expect(quantile(ms, 0.95)).toBe(38);
-    expect(quantile([], 0.5)).toBe(0);
-    const s = timingSummary(ms, [2, 4], 1);
-    expect(s).toMatchObject({ n: 40, ms_median: 20, ms_p95: 38, ms_slowest_5pct_mean: 39.5, ms_mean: 20.5, new_tokens_mean: 3, length_stops: 1 });
-  });
-});
 
 describe('ndb eval on several sets', () => {
   it('reports each file on its own line, named by --label or the file name', async () => {

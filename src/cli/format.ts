@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { parseActionList, ActionSyntaxError } from '../core/actions';
-import { renderTrajectory } from '../core/format';
+import { renderTrajectory } from '../core/trajectory';
 import { parseTraceJsonl } from '../core/traceJsonl';
 import { checkKnown, parseLineList, stringOption, UsageError, type ParsedArgs } from './args';
 

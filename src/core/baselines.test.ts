@@ -1,5 +1,5 @@
 // The trivial baselines on a tiny handmade set (not CruxEval): what each one answers and how it
-// is scored, with plain string equality here and Python's in src/cli/cruxBaselines.test.ts.
+// is scored, with plain string equality here and Python's in src/eval/cruxBaselines.test.ts.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { inputBaselines, mostCommon, outputBaselines, type CruxLikeItem } from './baselines';

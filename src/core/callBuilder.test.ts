@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ParseResult } from './format';
 import type { Recording, TraceEvent } from './trace';
 import { buildCall, guessedCallMaker, parameters } from './callBuilder';
 
@@ -49,15 +50,18 @@ describe('guessedCallMaker', () => {
     exit: { status: 'normal', value: '5' },
   } as unknown as Recording;
 
+  /** A predicted state as the parser gives it. */
+  const predicted = (event: 'call' | 'line', line: number, locals: Record<string, string>): ParseResult => ({ event, inverse: false, line, src: '', locals });
+
   it("builds the return's function call from a predicted call state, the method through its object", () => {
     const make = guessedCallMaker(rec, 2);
-    expect(make({ event: 'call', line: 2, locals: { self: 'Acct()', amount: '7', note: "'x'" } } as never)).toBe("(Acct()).deposit(7, 'x')");
+    expect(make(predicted('call', 2, { self: 'Acct()', amount: '7', note: "'x'" }))).toBe("(Acct()).deposit(7, 'x')");
   });
 
   it('gives null for what is not a call state with every argument, never the raw text', () => {
     const make = guessedCallMaker(rec, 2);
-    expect(make({ unparseable: true, text: '<|inv_call_sep|> amount=3', reason: 'x' } as never)).toBeNull();
-    expect(make({ event: 'line', line: 3, locals: { amount: '3' } } as never)).toBeNull();
-    expect(make({ event: 'call', line: 2, locals: { amount: '3' } } as never)).toBeNull();
+    expect(make({ unparseable: '<|inv_call_sep|> amount=3' })).toBeNull();
+    expect(make(predicted('line', 3, { amount: '3' }))).toBeNull();
+    expect(make(predicted('call', 2, { amount: '3' }))).toBeNull();
   });
 });

@@ -12,7 +12,7 @@
 // 0.71 and the expected calibration error grew fourfold.)
 
 import type { ParseResult } from './format';
-import { ELIDED_KEY } from './format';
+import { ELIDED_KEY } from './stateGrammar';
 import type { StatePart } from './stateGuard';
 
 /** The model's log-probability of one token it chose, and the part of the state it wrote. */

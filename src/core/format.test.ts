@@ -2,22 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseActionList, type Action } from './actions';
-import {
-  capValue,
-  FORMAT_TOKENS,
-  formatStateAt,
-  jsonString,
-  parseState,
-  promptForNext,
-  renderAction,
-  renderState,
-  renderTrajectory,
-  renderTrajectoryPieces,
-  sourceLines,
-  srcText,
-  TOKENS,
-  type ParseResult,
-} from './format';
+import { capValue, jsonString, parseState, renderAction, renderState, sourceLines, srcText, type ParseResult } from './format';
+import { FORMAT_TOKENS, TOKENS } from './stateGrammar';
+import { formatStateAt, promptForNext, renderTrajectory, renderTrajectoryPieces } from './trajectory';
 import { isInverse } from './actions';
 import { Navigator } from './navigator';
 import type { Position, Recording } from './trace';

@@ -1,78 +1,38 @@
 // The model's text format (docs/format.md is normative; training/format.py is the twin
-// implementation and must produce the same bytes). Pure: no Node or DOM APIs.
+// implementation and must produce the same bytes): the text of the context, an action and a
+// state, and a state read back. Its grammar (tokens, the fields of each state, terminators, caps)
+// is the table in stateGrammar.ts; whole trajectories drawn from a recording are trajectory.ts's.
+// Pure: no Node or DOM APIs.
 //
-// A trajectory is the numbered source, the first state, then (action, state) pairs, then
-// <|trace_end|>. A state always starts with <|frame_sep|> and ends where the next <|action_sep|> or
+// A state always starts with <|frame_sep|> and ends where the next <|action_sep|> or
 // <|trace_end|> begins, so a model that is given a prompt ending in `<action><|frame_sep|>`
 // generates one state and stops at one of STATE_TERMINATORS.
 
-import { isInverse, type Action } from './actions';
-import { Navigator } from './navigator';
+import type { Action } from './actions';
 import { sourceLines } from './sourceLines';
-import type { EventKind, ExitStatus, Position, Recording, TraceEvent } from './trace';
-
-export const TOKENS = {
-  traceContextStart: '<|trace_context_start|>',
-  frameSep: '<|frame_sep|>',
-  actionSep: '<|action_sep|>',
-  traceEnd: '<|trace_end|>',
-  callSep: '<|call_sep|>',
-  lineSep: '<|line_sep|>',
-  returnSep: '<|return_sep|>',
-  exceptionSep: '<|exception_sep|>',
-  invCallSep: '<|inv_call_sep|>',
-  invLineSep: '<|inv_line_sep|>',
-  invReturnSep: '<|inv_return_sep|>',
-  invExceptionSep: '<|inv_exception_sep|>',
-  srcSep: '<|src_sep|>',
-  argSep: '<|arg_sep|>',
-  valueSep: '<|value_sep|>',
-  raiseSep: '<|raise_sep|>',
-  stepInto: '<|step_into|>',
-  stepOver: '<|step_over|>',
-  stepReturn: '<|step_return|>',
-  continue: '<|continue|>',
-  breakpoint: '<|breakpoint|>',
-  invStepInto: '<|inv_step_into|>',
-  invStepOver: '<|inv_step_over|>',
-  invStepCall: '<|inv_step_call|>',
-  exitNormal: '<|exit_normal|>',
-  exitException: '<|exit_exception|>',
-  exitBudget: '<|exit_budget|>',
-  exitError: '<|exit_error|>',
-  invExitEntry: '<|inv_exit_entry|>',
-} as const;
-
-/** Every format token, in the order of their ids in the tokenizer. */
-export const FORMAT_TOKENS: readonly string[] = Object.values(TOKENS);
-
-/** What may follow a state: generation of one state stops at either. */
-export const STATE_TERMINATORS: readonly string[] = [TOKENS.actionSep, TOKENS.traceEnd];
-
-/** Longest value, source line or message kept, in code points; longer ones are cut and marked. */
-export const MAX_VALUE_CHARS = 120;
-export const CUT_MARK = '\u2026';
-/** The key that stands for the unchanged locals of an elided line/exception state. */
-export const ELIDED_KEY = '..';
-export const ELIDED_VALUE = '..';
-
-const EVENT_TOKEN: Record<EventKind, [string, string]> = {
-  call: [TOKENS.callSep, TOKENS.invCallSep],
-  line: [TOKENS.lineSep, TOKENS.invLineSep],
-  return: [TOKENS.returnSep, TOKENS.invReturnSep],
-  exception: [TOKENS.exceptionSep, TOKENS.invExceptionSep],
-};
-
-const ACTION_TOKEN: Record<Action['kind'], string> = {
-  step_into: TOKENS.stepInto,
-  step_over: TOKENS.stepOver,
-  step_return: TOKENS.stepReturn,
-  continue: TOKENS.continue,
-  breakpoint: TOKENS.breakpoint,
-  inv_step_into: TOKENS.invStepInto,
-  inv_step_over: TOKENS.invStepOver,
-  inv_step_call: TOKENS.invStepCall,
-};
+import {
+  ACTION_TOKENS,
+  CUT_MARK,
+  ELIDED_KEY,
+  ELIDED_VALUE,
+  ELIDING_EVENTS,
+  ENTRY_TOKEN,
+  EVENT_TOKENS,
+  EXITS,
+  exitKindOf,
+  FIELD_TOKENS,
+  FORMAT_TOKENS,
+  MAX_LINE_DIGITS,
+  MAX_VALUE_CHARS,
+  STATE_FIELDS,
+  STATE_TERMINATORS,
+  stateLayout,
+  TOKEN_SHAPE,
+  TOKENS,
+  type ExitKind,
+  type Field,
+} from './stateGrammar';
+import type { EventKind, ExitStatus } from './trace';
 
 // ---------------------------------------------------------------------------------------------
 // Text helpers
@@ -144,7 +104,7 @@ export function renderAction(action: Action, breakpoints: Iterable<number> = [])
   let payload = '';
   if (action.kind === 'breakpoint') payload = [action.line, ...user.filter((l) => l !== action.line)].join(',');
   else if (action.kind === 'continue') payload = user.join(',');
-  return TOKENS.actionSep + ACTION_TOKEN[action.kind] + payload;
+  return TOKENS.actionSep + ACTION_TOKENS[action.kind] + payload;
 }
 
 /** A state as the format sees it (a recorded event, a predicted state, the entry or an exit). */
@@ -182,127 +142,23 @@ export function renderLocals(locals: Record<string, string>, elideAgainst?: Reco
   return localsObject(entries);
 }
 
-function exitToken(status: ExitStatus): string {
-  switch (status) {
-    case 'normal':
-      return TOKENS.exitNormal;
-    case 'exception':
-      return TOKENS.exitException;
-    case 'budget':
-    case 'timeout':
-      return TOKENS.exitBudget;
-    default:
-      return TOKENS.exitError;
-  }
-}
-
 /** One state, starting with <|frame_sep|>. */
 export function renderState(lines: readonly string[], state: FormatState, options: RenderStateOptions = {}): string {
-  if (state.event === 'entry') return TOKENS.frameSep + TOKENS.invExitEntry;
+  if (state.event === 'entry') return TOKENS.frameSep + ENTRY_TOKEN;
   if (state.event === 'exit') {
-    const token = exitToken(state.status);
-    const withMessage = token === TOKENS.exitException || token === TOKENS.exitError;
-    return TOKENS.frameSep + token + (withMessage ? TOKENS.raiseSep + escapePayload(capValue(state.message ?? '')) : '');
+    const exit = EXITS[exitKindOf(state.status)];
+    return TOKENS.frameSep + exit.token + (exit.message ? TOKENS.raiseSep + escapePayload(capValue(state.message ?? '')) : '');
   }
-  const head =
-    TOKENS.frameSep +
-    EVENT_TOKEN[state.event][options.inverse ? 1 : 0] +
-    String(state.line) +
-    TOKENS.srcSep +
-    escapePayload(srcText(lines, state.line));
-  const value = escapePayload(capValue(state.value ?? 'None'));
-  switch (state.event) {
-    case 'call':
-      return head + TOKENS.argSep + escapePayload(renderLocals(state.locals));
-    case 'line':
-      return head + TOKENS.argSep + escapePayload(renderLocals(state.locals, options.elideAgainst));
-    case 'exception':
-      return head + TOKENS.argSep + escapePayload(renderLocals(state.locals, options.elideAgainst)) + TOKENS.raiseSep + value;
-    case 'return':
-      return head + (state.raising ? TOKENS.raiseSep : TOKENS.valueSep) + value;
-  }
-}
-
-/** The state at a position of a recording. */
-export function formatStateAt(rec: Recording, pos: Position): FormatState {
-  if (pos < 0) return { event: 'entry' };
-  if (pos >= rec.events.length) {
-    const exit: FormatState = { event: 'exit', status: rec.exit.status };
-    if (rec.exit.message !== undefined) exit.message = rec.exit.message;
-    return exit;
-  }
-  const e = rec.events[pos]!;
-  const state: FormatState = { event: e.event, line: e.line, locals: e.locals };
-  if (e.value !== undefined) state.value = e.value;
-  if (e.raising) state.raising = true;
-  return state;
-}
-
-function showsLocals(e: TraceEvent): boolean {
-  return e.event !== 'return';
-}
-
-/** The full locals to elide against when moving from `prev` to `pos` (or null for none). */
-export function elisionBase(rec: Recording, prev: Position | null, pos: Position, action: Action | null): Record<string, string> | null {
-  if (prev === null || action === null || action.kind === 'breakpoint' || action.kind === 'continue') return null;
-  const n = rec.events.length;
-  if (prev < 0 || prev >= n || pos < 0 || pos >= n) return null;
-  const a = rec.events[prev]!;
-  const b = rec.events[pos]!;
-  if (!showsLocals(a) || a.frame !== b.frame || (b.event !== 'line' && b.event !== 'exception')) return null;
-  return a.locals;
-}
-
-export interface TrajectoryOptions {
-  /** The user breakpoints (gutter), used by continue and breakpoint. */
-  breakpoints?: Iterable<number>;
-  /** Where the trajectory starts (default: the first event, as a debugger session does). */
-  start?: Position;
-}
-
-/** The pieces of a trajectory: the context, the first state, then each action and its state. */
-export interface TrajectoryPieces {
-  context: string;
-  first: string;
-  steps: Array<{ action: string; state: string; position: Position }>;
-  start: Position;
-}
-
-export function renderTrajectoryPieces(rec: Recording, actions: readonly Action[], options: TrajectoryOptions = {}): TrajectoryPieces {
-  const breakpoints = [...(options.breakpoints ?? [])];
-  const lines = sourceLines(rec.source);
-  const nav = new Navigator(rec, breakpoints);
-  if (options.start !== undefined) nav.jump(options.start);
-  let prev = nav.position;
-  const pieces: TrajectoryPieces = {
-    context: renderContext(rec.source),
-    first: renderState(lines, formatStateAt(rec, prev)),
-    steps: [],
-    start: prev,
+  const tokens = EVENT_TOKENS[state.event];
+  const elideAgainst = ELIDING_EVENTS.has(state.event) ? options.elideAgainst : undefined;
+  const payload: Record<Field, () => string> = {
+    src: () => srcText(lines, state.line),
+    arg: () => renderLocals(state.locals, elideAgainst),
+    value: () => capValue(state.value ?? 'None'),
+    raise: () => capValue(state.value ?? 'None'),
   };
-  for (const action of actions) {
-    const pos = nav.apply(action);
-    const state = renderState(lines, formatStateAt(rec, pos), {
-      inverse: isInverse(action),
-      elideAgainst: elisionBase(rec, prev, pos, action),
-    });
-    pieces.steps.push({ action: renderAction(action, breakpoints), state, position: pos });
-    prev = pos;
-  }
-  return pieces;
-}
-
-/** The whole trajectory text the model is trained on. */
-export function renderTrajectory(rec: Recording, actions: readonly Action[], options: TrajectoryOptions = {}): string {
-  const p = renderTrajectoryPieces(rec, actions, options);
-  return p.context + p.first + p.steps.map((s) => s.action + s.state).join('') + TOKENS.traceEnd;
-}
-
-/** The prompt for predicting the state after `action`: the trajectory so far (without
- * <|trace_end|>), the action, and <|frame_sep|>; the model continues with the state's body. */
-export function promptForNext(trajectorySoFar: string, action: Action, breakpoints: Iterable<number> = []): string {
-  const base = trajectorySoFar.endsWith(TOKENS.traceEnd) ? trajectorySoFar.slice(0, -TOKENS.traceEnd.length) : trajectorySoFar;
-  return base + renderAction(action, breakpoints) + TOKENS.frameSep;
+  const fields = stateLayout(state.event, state.raising === true).map((f) => FIELD_TOKENS[f] + escapePayload(payload[f]()));
+  return TOKENS.frameSep + (options.inverse ? tokens.inverse : tokens.forward) + String(state.line) + fields.join('');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -320,13 +176,14 @@ export type ParsedState =
       value?: string;
       raising?: boolean;
     }
-  | { event: 'exit'; status: 'normal' | 'exception' | 'budget' | 'error'; message?: string }
+  | { event: 'exit'; status: ExitKind; message?: string }
   | { event: 'entry' };
 
 export type ParseResult = ParsedState | { unparseable: string };
 
 const TOKEN_SET = new Set(FORMAT_TOKENS);
-const TOKEN_RE = /<\|[a-z_]+\|>/g;
+const TOKEN_RE = new RegExp(TOKEN_SHAPE.source, 'g');
+const LINE_NUMBER = new RegExp(`^[0-9]{1,${MAX_LINE_DIGITS}}$`);
 
 type Piece = { token: string } | { text: string };
 
@@ -399,31 +256,13 @@ function parseStateUnsafe(text: string, previous: Record<string, string> | null 
     if ('token' in p && p.token === TOKENS.frameSep) return { unparseable: 'more than one state' };
   }
   const tok = first.token;
-  if (tok === TOKENS.invExitEntry) return rest.length === 0 ? { event: 'entry' } : { unparseable: 'text after <|inv_exit_entry|>' };
-  if (tok === TOKENS.exitNormal || tok === TOKENS.exitBudget) {
-    if (rest.length > 0) return { unparseable: `text after ${tok}` };
-    return { event: 'exit', status: tok === TOKENS.exitNormal ? 'normal' : 'budget' };
-  }
-  if (tok === TOKENS.exitException || tok === TOKENS.exitError) {
-    const status = tok === TOKENS.exitException ? 'exception' : 'error';
-    if (rest.length === 0) return { event: 'exit', status };
-    const [sep, msg, ...more] = rest;
-    if (!sep || !('token' in sep) || sep.token !== TOKENS.raiseSep || more.length > 0 || (msg && !('text' in msg))) {
-      return { unparseable: `an exit ${status} is followed by <|raise_sep|> and a message only` };
-    }
-    return { event: 'exit', status, message: msg ? unescapePayload(msg.text) : '' };
-  }
-  let event: EventKind | undefined;
-  let inverse = false;
-  for (const [kind, [fwd, inv]] of Object.entries(EVENT_TOKEN) as Array<[EventKind, [string, string]]>) {
-    if (tok === fwd) event = kind;
-    else if (tok === inv) {
-      event = kind;
-      inverse = true;
-    }
-  }
+  if (tok === ENTRY_TOKEN) return rest.length === 0 ? { event: 'entry' } : { unparseable: `text after ${ENTRY_TOKEN}` };
+  const exit = (Object.entries(EXITS) as Array<[ExitKind, (typeof EXITS)[ExitKind]]>).find(([, e]) => e.token === tok);
+  if (exit) return parseExit(exit[0], rest);
+  const event = (Object.keys(EVENT_TOKENS) as EventKind[]).find((k) => EVENT_TOKENS[k].forward === tok || EVENT_TOKENS[k].inverse === tok);
   if (event === undefined) return { unparseable: `a state cannot start with ${tok}` };
-  // <line number> <|src_sep|> <src> <|arg_sep|> <locals> [<|raise_sep|> value] | <|value_sep|>/<|raise_sep|> value
+  const inverse = EVENT_TOKENS[event].inverse === tok;
+  // <line number> then the fields of one of the event's layouts, each a separator and its payload
   const fields: Array<[string, string]> = [];
   let lineText = '';
   let i = 0;
@@ -431,7 +270,7 @@ function parseStateUnsafe(text: string, previous: Record<string, string> | null 
     lineText = rest[0].text;
     i = 1;
   }
-  if (!/^[0-9]{1,9}$/.test(lineText)) return { unparseable: `the line number '${lineText}' is not a number` };
+  if (!LINE_NUMBER.test(lineText)) return { unparseable: `the line number '${lineText}' is not a number` };
   for (; i < rest.length; i++) {
     const p = rest[i]!;
     if (!('token' in p)) return { unparseable: 'text where a field separator was expected' };
@@ -442,23 +281,36 @@ function parseStateUnsafe(text: string, previous: Record<string, string> | null 
     } else fields.push([p.token, '']);
   }
   const order = fields.map(([t]) => t).join('');
-  let expected: string[];
-  if (event === 'call' || event === 'line') expected = [TOKENS.srcSep + TOKENS.argSep];
-  else if (event === 'exception') expected = [TOKENS.srcSep + TOKENS.argSep + TOKENS.raiseSep];
-  else expected = [TOKENS.srcSep + TOKENS.valueSep, TOKENS.srcSep + TOKENS.raiseSep];
-  if (!expected.includes(order)) return { unparseable: `a ${event} state has the fields ${expected.join(' or ')}, not ${order || 'none'}` };
-  const state: ParsedState = { event, inverse, line: Number(lineText), src: unescapePayload(fields[0]![1]) };
-  if (event !== 'return') {
-    const locals = parseLocals(fields[1]![1], event === 'call' ? null : previous);
-    if (typeof locals === 'string') return { unparseable: locals };
-    state.locals = locals;
-  }
-  if (event === 'exception') state.value = unescapePayload(fields[2]![1]);
-  if (event === 'return') {
-    state.value = unescapePayload(fields[1]![1]);
-    if (fields[1]![0] === TOKENS.raiseSep) state.raising = true;
+  const layouts = STATE_FIELDS[event];
+  const expected = layouts.map((l) => l.map((f) => FIELD_TOKENS[f]).join(''));
+  const layout = layouts[expected.indexOf(order)];
+  if (!layout) return { unparseable: `a ${event} state has the fields ${expected.join(' or ')}, not ${order || 'none'}` };
+  const state: ParsedState = { event, inverse, line: Number(lineText), src: '' };
+  for (const [k, f] of layout.entries()) {
+    const payload = fields[k]![1];
+    if (f === 'src') state.src = unescapePayload(payload);
+    else if (f === 'arg') {
+      const locals = parseLocals(payload, ELIDING_EVENTS.has(event) ? previous : null);
+      if (typeof locals === 'string') return { unparseable: locals };
+      state.locals = locals;
+    } else {
+      state.value = unescapePayload(payload);
+      // a return's exception is the one leaving its frame; an exception state's is its own
+      if (f === 'raise' && event === 'return') state.raising = true;
+    }
   }
   return state;
+}
+
+function parseExit(status: ExitKind, rest: readonly Piece[]): ParseResult {
+  const token = EXITS[status].token;
+  if (!EXITS[status].message) return rest.length > 0 ? { unparseable: `text after ${token}` } : { event: 'exit', status };
+  if (rest.length === 0) return { event: 'exit', status };
+  const [sep, msg, ...more] = rest;
+  if (!sep || !('token' in sep) || sep.token !== TOKENS.raiseSep || more.length > 0 || (msg && !('text' in msg))) {
+    return { unparseable: `an exit ${status} is followed by <|raise_sep|> and a message only` };
+  }
+  return { event: 'exit', status, message: msg ? unescapePayload(msg.text) : '' };
 }
 
 export { sourceLines };

@@ -1,5 +1,5 @@
-// A program's lines, as line numbers count them (its own module: the format and the states both
-// read it, and the format already depends on the states).
+// A program's lines, as line numbers count them (its own module: the format, the states and the
+// constraints all read it, and none of them needs the others for it).
 
 /** The lines of a source: "\r\n" and "\r" count as "\n"; a final newline ends the last line. */
 export function sourceLines(source: string): string[] {

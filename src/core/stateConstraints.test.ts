@@ -1,7 +1,7 @@
 // What the constraints refuse and what they fix, on a small program (the real states of many
 // programs are checked in src/realEngine/constraintsOracle.test.ts).
 import { describe, expect, it } from 'vitest';
-import { TOKENS } from './format';
+import { TOKENS } from './stateGrammar';
 import { stateConstraints } from './stateConstraints';
 import { checkStatePrefix, sourceNames, StatePrefixChecker, stateLimits } from './stateGuard';
 

@@ -9,17 +9,9 @@
 // state of every action at every stop of the test programs and checks that it is accepted.
 
 import type { Action } from './actions';
-import { ELIDED_KEY, sourceLines, TOKENS } from './format';
-
-/** Facts about a program known without running it (the tracer compiles the source:
- * docs/trace.md, `program`). */
-export interface ProgramShape {
-  /** Lines that hold code, in every code object (where line, return and exception events are). */
-  lines: readonly number[];
-  /** Lines a call event can be at: 0 for the module, each function's and class body's first line,
-   * and every line of a generator or coroutine (a resumed one calls at its yield). */
-  calls: readonly number[];
-}
+import { sourceLines } from './sourceLines';
+import { ELIDED_KEY, ENTRY_TOKEN, EVENT_TOKENS, EXITS, TOKENS } from './stateGrammar';
+import type { ProgramShape } from './trace';
 
 export interface StateConstraints {
   /** The tokens the state may begin with (events and exits) after this action. */
@@ -41,10 +33,10 @@ const KEYWORDS = new Set(
   'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(' '),
 );
 
-const FORWARD_EVENTS = [TOKENS.callSep, TOKENS.lineSep, TOKENS.returnSep, TOKENS.exceptionSep];
-const INVERSE_EVENTS = [TOKENS.invCallSep, TOKENS.invLineSep, TOKENS.invReturnSep, TOKENS.invExceptionSep];
+const FORWARD_EVENTS = Object.values(EVENT_TOKENS).map((t) => t.forward);
+const INVERSE_EVENTS = Object.values(EVENT_TOKENS).map((t) => t.inverse);
 // At the exit, a forward action stays there and writes the exit again, whichever it was.
-const EXITS = [TOKENS.exitNormal, TOKENS.exitException, TOKENS.exitBudget, TOKENS.exitError];
+const EXIT_TOKENS = Object.values(EXITS).map((e) => e.token);
 
 /** The tokens a state reached by `action` can start with, and the lines a jump can stop at
  * (null: any line with code). */
@@ -52,16 +44,16 @@ function actionRules(action: Action, breakpoints: readonly number[]): { first: s
   switch (action.kind) {
     case 'continue':
       // pdb's continue stops only at a line event on a breakpoint, else at the end
-      return { first: [TOKENS.lineSep, ...EXITS], stops: [...breakpoints] };
+      return { first: [TOKENS.lineSep, ...EXIT_TOKENS], stops: [...breakpoints] };
     case 'breakpoint':
-      return { first: [TOKENS.lineSep, ...EXITS], stops: [action.line, ...breakpoints] };
+      return { first: [TOKENS.lineSep, ...EXIT_TOKENS], stops: [action.line, ...breakpoints] };
     case 'inv_step_into':
     case 'inv_step_over':
     case 'inv_step_call':
       // walking back never reaches an exit; at the entry it stays there
-      return { first: [...INVERSE_EVENTS, TOKENS.invExitEntry], stops: null };
+      return { first: [...INVERSE_EVENTS, ENTRY_TOKEN], stops: null };
     default:
-      return { first: [...FORWARD_EVENTS, ...EXITS], stops: null };
+      return { first: [...FORWARD_EVENTS, ...EXIT_TOKENS], stops: null };
   }
 }
 

@@ -3,8 +3,9 @@
 // agrees with parseState.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MAX_VALUE_CHARS, parseState, TOKENS, unescapePayload, type ParseResult } from './format';
-import { checkStatePrefix, MAX_FIELD_CHARS, maxStateChars, sourceNames, StatePrefixChecker, stateLimits, type StateLimits } from './stateGuard';
+import { parseState, unescapePayload, type ParseResult } from './format';
+import { MAX_FIELD_CHARS, MAX_VALUE_CHARS, TOKENS } from './stateGrammar';
+import { checkStatePrefix, maxStateChars, sourceNames, StatePrefixChecker, stateLimits, type StateLimits } from './stateGuard';
 
 const EXPECTED = new URL('../../fixtures/format/expected/', import.meta.url);
 

@@ -2,21 +2,39 @@
 // prediction that has gone wrong is stopped at once instead of running on to the token cap
 // (docs/format.md §7). Pure: no Node or DOM APIs.
 //
-// The checker accepts exactly the prefixes that parseState could still read (the same tokens, the
-// same field order, the same JSON), and on top of that enforces what the format guarantees of
-// every state it writes (§4): no value, source line or message is longer than its cap, and a
-// locals object has no more entries than the program has names; names are held to the same cap
-// (or the program's longest identifier). A state beyond those bounds cannot equal any real state,
-// so stopping it loses nothing that could have been right; the golden fixtures check that no
-// prefix of a real state is ever refused.
+// The checker accepts exactly the prefixes that parseState could still read (the same tokens and
+// field orders, both read from the grammar table in stateGrammar.ts; the same JSON), and on top
+// of that enforces what the format guarantees of every state it writes (§4): no value, source
+// line or message is longer than its cap, and a locals object has no more entries than the
+// program has names; names are held to the same cap (or the program's longest identifier). A
+// state beyond those bounds cannot equal any real state, so stopping it loses nothing that could
+// have been right; the golden fixtures check that no prefix of a real state is ever refused.
 //
 // With constraints (stateConstraints.ts) it also holds the text to what the program and the action
 // fix: the event tokens that can follow the action, line numbers of the program, each line's own
 // source text, names of the program. It then says what text the program fixes next (`forced`),
 // so that a decoder can write it without asking the model.
 
-import { CUT_MARK, ELIDED_KEY, escapePayload, FORMAT_TOKENS, MAX_VALUE_CHARS, srcText, STATE_TERMINATORS, TOKENS } from './format';
+import { escapePayload, srcText } from './format';
 import type { StateConstraints } from './stateConstraints';
+import {
+  ELIDED_KEY,
+  ELIDING_EVENTS,
+  ENTRY_TOKEN,
+  EVENT_TOKENS,
+  EXITS,
+  FIELD_TOKENS,
+  FORMAT_TOKENS,
+  MAX_FIELD_CHARS,
+  MAX_LINE_DIGITS,
+  STATE_FIELDS,
+  STATE_TERMINATORS,
+  TOKEN_NAME_CHAR,
+  TOKEN_SHAPE,
+  TOKENS,
+  type Field,
+} from './stateGrammar';
+import type { EventKind } from './trace';
 
 /** What a state of this program can need: derived from the code and the previous state. */
 export interface StateLimits {
@@ -28,9 +46,6 @@ export interface StateLimits {
   /** The previous state showed locals, so a line or exception state may elide with "..". */
   hasPrevious: boolean;
 }
-
-/** Longest value, source line or message a state holds: the cap and its mark (docs/format.md §4). */
-export const MAX_FIELD_CHARS = MAX_VALUE_CHARS + CUT_MARK.length;
 
 /** Names a frame can have that its source does not spell: a generator expression's argument, and
  * `input`, which older recordings show among a module's globals (fixtures/format/traces). */
@@ -70,10 +85,15 @@ export function stateLimits(names: ReadonlySet<string>, previousLocals: Record<s
  * stop a runaway value or name early. */
 export function maxStateChars(limits: StateLimits): number {
   const longestToken = Math.max(...FORMAT_TOKENS.map((t) => t.length));
+  const layouts = Object.values(STATE_FIELDS).flat();
+  // <|frame_sep|>, the event and each field's separator
+  const tokens = 2 + Math.max(...layouts.map((l) => l.length));
+  // the fields other than the locals: the source text, a value or an exception
+  const textFields = Math.max(...layouts.map((l) => l.filter((f) => f !== 'arg').length));
   const field = MAX_FIELD_CHARS * 2 * 3; // surrogate pairs, each unit escaped as "<||" at worst
   const jsonString = (cp: number) => 2 + cp * 2 * 6;
   const entry = jsonString(limits.maxNameChars) + 1 + jsonString(MAX_FIELD_CHARS) + 1;
-  return 5 * longestToken + 9 + 2 * field + 2 + limits.maxLocals * entry;
+  return tokens * longestToken + MAX_LINE_DIGITS + textFields * field + 2 + limits.maxLocals * entry;
 }
 
 function codePoints(text: string): number {
@@ -92,35 +112,20 @@ export type GuardVerdict =
   | { ok: true; ended: boolean }
   | { ok: false; reason: string };
 
-type Field = 'src' | 'arg' | 'value' | 'raise' | 'message';
-
-const EVENT_FIELDS: Record<string, Field[][]> = {
-  call: [['src', 'arg']],
-  line: [['src', 'arg']],
-  exception: [['src', 'arg', 'raise']],
-  return: [['src', 'value'], ['src', 'raise']],
-};
-
-const FIELD_OF_TOKEN: Record<string, Field> = {
-  [TOKENS.srcSep]: 'src',
-  [TOKENS.argSep]: 'arg',
-  [TOKENS.valueSep]: 'value',
-  [TOKENS.raiseSep]: 'raise',
-};
-
-const EVENT_OF_TOKEN: Record<string, string> = {
-  [TOKENS.callSep]: 'call',
-  [TOKENS.invCallSep]: 'call',
-  [TOKENS.lineSep]: 'line',
-  [TOKENS.invLineSep]: 'line',
-  [TOKENS.returnSep]: 'return',
-  [TOKENS.invReturnSep]: 'return',
-  [TOKENS.exceptionSep]: 'exception',
-  [TOKENS.invExceptionSep]: 'exception',
-};
+const FIELD_OF_TOKEN = new Map(Object.entries(FIELD_TOKENS).map(([f, t]) => [t, f as Field]));
+const EVENT_OF_TOKEN = new Map<string, EventKind>(
+  (Object.entries(EVENT_TOKENS) as Array<[EventKind, { forward: string; inverse: string }]>).flatMap(([e, t]) => [
+    [t.forward, e],
+    [t.inverse, e],
+  ]),
+);
+// Tokens that end the state at once, and those that a message may follow.
+const CLOSED_BY = new Set([ENTRY_TOKEN, ...Object.values(EXITS).filter((e) => !e.message).map((e) => e.token)]);
+const MESSAGE_AFTER = new Set(Object.values(EXITS).filter((e) => e.message).map((e) => e.token));
 
 const TOKEN_SET = new Set(FORMAT_TOKENS);
-const TOKEN_PATTERN = /(<\|[a-z_]+\|>)/;
+// split() keeps what a capturing group matched: the tokens between the pieces of text
+const TOKEN_PATTERN = new RegExp(`(${TOKEN_SHAPE.source})`);
 const TERMINATOR_SET = new Set(STATE_TERMINATORS);
 const JSON_SPACE = new Set([' ', '\t', '\n', '\r']);
 const HEX = /^[0-9a-fA-F]$/;
@@ -154,7 +159,7 @@ export class StatePrefixChecker {
   private pending = '';
   // the payload layer: "<||" reads as "<|"
   private unescape = '';
-  private event = '';
+  private event: EventKind | '' = '';
   private fields: Field[] = [];
   private digits = 0;
   private fieldChars = 0;
@@ -205,7 +210,9 @@ export class StatePrefixChecker {
   forced(): string {
     const c = this.constraints;
     if (!c || this.rejected !== null || this.ended || this.pending !== '' || this.unescape !== '') return '';
-    const after = this.event === 'return' ? '' : TOKENS.argSep;
+    // the separator after the source text, where only one field can follow it
+    const next = new Set(this.layouts().map((l) => l[1]));
+    const after = next.size === 1 ? FIELD_TOKENS[[...next][0]!] : '';
     if (this.phase === 'line' && this.digits === 0) {
       const allowed = this.allowedLines();
       if (allowed === null || allowed.size !== 1) return '';
@@ -231,15 +238,20 @@ export class StatePrefixChecker {
   closing(): string | null {
     if (this.rejected !== null) return null;
     if (this.ended) return '';
-    const end = TOKENS.actionSep;
+    const end = STATE_TERMINATORS[0]!;
     if (this.pending !== '' || this.phase === 'start' || this.phase === 'line') return null;
     // an escape "<|" waits for its second "|"
     const bar = this.unescape === '<|' ? '|' : '';
     if (this.phase === 'closed' || this.phase === 'exit' || this.phase === 'message') return bar + end;
     const field = this.fields.at(-1);
     if (field === 'src') return null; // the decoder writes the source text itself
-    const raise = this.event === 'exception' ? `${TOKENS.raiseSep}Exception` : '';
     if (field !== 'arg') return bar + end;
+    // the fields after the locals (an exception state's exception), closed with a placeholder
+    const layout = this.layouts().find((l) => this.fields.every((f, i) => l[i] === f)) ?? [];
+    const rest = layout
+      .slice(this.fields.length)
+      .map((f) => FIELD_TOKENS[f] + (f === 'raise' ? 'Exception' : ''))
+      .join('');
     const unused = (prefix: string): string | undefined =>
       [...(this.constraints?.names ?? [])].filter((n) => n.startsWith(prefix) && !this.keys.includes(n)).sort((a, b) => a.length - b.length)[0];
     const fresh = unused('');
@@ -280,14 +292,14 @@ export class StatePrefixChecker {
         break;
       }
     }
-    return bar + json + raise + end;
+    return bar + json + rest + end;
   }
 
   /** With constraints: a name not yet in the locals (or the elision) begins with `prefix`. */
   private nameCanStartWith(prefix: string): boolean {
     const c = this.constraints!;
     if (!c.namePrefixes.has(prefix)) return false;
-    if (ELIDED_KEY.startsWith(prefix) && !this.keys.includes(ELIDED_KEY) && this.event !== 'call' && this.limits.hasPrevious) return true;
+    if (ELIDED_KEY.startsWith(prefix) && !this.keys.includes(ELIDED_KEY) && this.elides() && this.limits.hasPrevious) return true;
     for (const n of c.names) if (n.startsWith(prefix) && !this.keys.includes(n)) return true;
     return false;
   }
@@ -295,6 +307,16 @@ export class StatePrefixChecker {
   /** With constraints: one more entry can follow ("..", the elision, is always the last). */
   private anotherEntryFits(): boolean {
     return this.entries < this.limits.maxLocals && !this.keys.includes(ELIDED_KEY) && this.nameCanStartWith('');
+  }
+
+  /** The layouts the state's event allows (none before its event token). */
+  private layouts(): ReadonlyArray<readonly Field[]> {
+    return this.event === '' ? [] : STATE_FIELDS[this.event];
+  }
+
+  /** Whether the state's locals may be elided. */
+  private elides(): boolean {
+    return this.event !== '' && ELIDING_EVENTS.has(this.event);
   }
 
   private allowedLines(): ReadonlySet<number> | null {
@@ -370,7 +392,7 @@ export class StatePrefixChecker {
         this.token(token);
         return;
       }
-    } else if (/[a-z_]/.test(ch) || (ch === '|' && this.pending.length > 2)) {
+    } else if (TOKEN_NAME_CHAR.test(ch) || (ch === '|' && this.pending.length > 2)) {
       this.pending += ch;
       return;
     }
@@ -397,16 +419,16 @@ export class StatePrefixChecker {
         }
         if (token === TOKENS.frameSep) return this.reject('more than one state');
         if (this.constraints && !this.constraints.firstTokens.has(token)) return this.reject(`${token} cannot follow this action`);
-        if (token === TOKENS.invExitEntry || token === TOKENS.exitNormal || token === TOKENS.exitBudget) {
+        if (CLOSED_BY.has(token)) {
           this.phase = 'closed';
           return;
         }
-        if (token === TOKENS.exitException || token === TOKENS.exitError) {
+        if (MESSAGE_AFTER.has(token)) {
           this.phase = 'exit';
           return;
         }
-        if (token in EVENT_OF_TOKEN) {
-          this.event = EVENT_OF_TOKEN[token]!;
+        if (EVENT_OF_TOKEN.has(token)) {
+          this.event = EVENT_OF_TOKEN.get(token)!;
           this.phase = 'line';
           return;
         }
@@ -435,9 +457,9 @@ export class StatePrefixChecker {
   }
 
   private field(token: string): void {
-    const f = FIELD_OF_TOKEN[token];
+    const f = FIELD_OF_TOKEN.get(token);
     const next = [...this.fields, f];
-    const fits = f !== undefined && EVENT_FIELDS[this.event]!.some((order) => next.every((x, i) => order[i] === x));
+    const fits = f !== undefined && this.layouts().some((order) => next.every((x, i) => order[i] === x));
     if (!fits) return this.reject(`${token} where a ${this.event} state has no such field`);
     this.fields.push(f);
     this.fieldChars = 0;
@@ -454,7 +476,7 @@ export class StatePrefixChecker {
       this.phase === 'closed' ||
       this.phase === 'exit' ||
       this.phase === 'message' ||
-      (this.phase === 'field' && EVENT_FIELDS[this.event]!.some((order) => order.length === this.fields.length));
+      (this.phase === 'field' && this.layouts().some((order) => order.length === this.fields.length));
     if (!complete) return this.reject('the state ends before its fields are complete');
     this.ended = true;
   }
@@ -488,7 +510,7 @@ export class StatePrefixChecker {
         return this.reject('text after the end of the state');
       case 'line': {
         if (!/[0-9]/.test(ch)) return this.reject('the line number is not a number');
-        if (++this.digits > 9) return this.reject('the line number has more than 9 digits');
+        if (++this.digits > MAX_LINE_DIGITS) return this.reject(`the line number has more than ${MAX_LINE_DIGITS} digits`);
         this.lineText += ch;
         const allowed = this.allowedLines();
         if (allowed && ![...allowed].some((l) => String(l).startsWith(this.lineText))) return this.reject(`no line this state can be at begins with ${this.lineText}`);
@@ -665,7 +687,7 @@ export class StatePrefixChecker {
       return;
     }
     if (this.stringText === ELIDED_KEY) {
-      if (this.event === 'call') return this.reject('elided locals ("..") in a call state');
+      if (!this.elides()) return this.reject(`elided locals ("..") in a ${this.event} state`);
       if (!this.limits.hasPrevious) return this.reject('elided locals ("..") but no previous locals to fill them from');
     } else if (this.constraints && !this.constraints.names.has(this.stringText)) {
       return this.reject(`${JSON.stringify(this.stringText)} is not a name of the program`);

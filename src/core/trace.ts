@@ -1,6 +1,5 @@
 // The recording made by the tracer (src/realEngine/tracer.py); docs/trace.md describes every field.
-
-import type { ProgramShape } from './stateConstraints';
+// The schema every other part of core reads: it imports nothing.
 
 export type EventKind = 'call' | 'line' | 'return' | 'exception';
 
@@ -53,6 +52,16 @@ export interface EditMark {
 }
 
 export type WatchValue = { value: string } | { error: string };
+
+/** Facts about a program known without running it (the tracer compiles the source:
+ * docs/trace.md, `program`). */
+export interface ProgramShape {
+  /** Lines that hold code, in every code object (where line, return and exception events are). */
+  lines: readonly number[];
+  /** Lines a call event can be at: 0 for the module, each function's and class body's first line,
+   * and every line of a generator or coroutine (a resumed one calls at its yield). */
+  calls: readonly number[];
+}
 
 export interface CodeInfo {
   name: string;

@@ -1,15 +1,17 @@
 // `ndb dap` driven as VS Code drives it (DebugClient over stdio): every stop is compared with
 // the CLI's states, which are pdb's (src/realEngine/bdbOracle.test.ts).
 
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../cli/main';
-import { hostilePrograms } from '../testing/hostilePrograms';
+import { engineCommand } from '../realEngine/engineChild';
+import { hostilePrograms, unixSocketProgram } from '../testing/hostilePrograms';
 import { act, dapClient, launch, where } from '../testing/dapClient';
+import { debugJsonStates } from '../testing/debugStates';
 
 const dir = mkdtempSync(join(tmpdir(), 'ndb-dap-'));
 
@@ -37,11 +39,7 @@ const SUM = program(
 
 /** The CLI's states for the same program, call, actions and breakpoints. */
 async function cliStates(file: string, call: string, actions: string[], breakpoints: number[]): Promise<Array<Record<string, unknown>>> {
-  const lines: string[] = [];
-  const argv = ['debug', file, '--call', call, '--actions', actions.join(','), '--json'];
-  if (breakpoints.length) argv.push('--breakpoints', breakpoints.join(','));
-  expect(await main(argv, (l) => lines.push(l))).toBe(0);
-  return (JSON.parse(lines[0]!) as { states: Array<Record<string, unknown>> }).states;
+  return debugJsonStates(file, call, actions, breakpoints);
 }
 
 let clients: DebugClient[] = [];
@@ -296,4 +294,30 @@ describe('ndb dap', () => {
       expect(existsSync(join(watched, name)), name).toBe(false);
     }
   }, 120_000);
+
+  it.runIf(engineCommand().boundary === 'bubblewrap')('lets a launched program or an evaluate that reached JavaScript create or reach no Unix socket', async () => {
+    const sockets = mkdtempSync(join(tmpdir(), 'ndb-dap-os-'));
+    const hostSocket = join(sockets, 'host.sock');
+    let reached = 0;
+    const server = createServer((socket) => {
+      reached++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(hostSocket, resolve));
+    try {
+      const dc = await started();
+      await launch(dc, { program: program('sockets.py', unixSocketProgram(join(sockets, 'launch.sock'), hostSocket)), stopOnEntry: true }).catch(() => undefined);
+      const clean = await started();
+      await launch(clean, { program: SUM, call: 'g(2)', stopOnEntry: true });
+      const frames = await clean.stackTraceRequest({ threadId: 1 });
+      const escape = `exec(${JSON.stringify(unixSocketProgram(join(sockets, 'evaluate.sock'), hostSocket))}) or 1`;
+      await clean.evaluateRequest({ expression: escape, frameId: frames.body.stackFrames[0]!.id, context: 'repl' }).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(readdirSync(sockets)).toEqual(['host.sock']);
+      expect(reached).toBe(0);
+    } finally {
+      server.close();
+    }
+  }, 180_000);
 });
+

@@ -15,7 +15,7 @@ import { EditError } from '../core/whatIf';
 import { loadLiveModel, ModelUnavailable } from '../session/liveModel';
 import { LiveSession, SessionError } from '../session/liveSession';
 import { ProgramError } from '../session/programSession';
-import { logLine } from '../cli/stdio';
+import { logLine } from '../util/stdio';
 import { engineSandboxNotice } from '../realEngine/engineChild';
 import { loadPythonHost, type PythonHost } from '../realEngine/pythonHost';
 import { checkBreakpoints, type CheckedBreakpoint, type RequestedBreakpoint } from './breakpoints';
@@ -183,7 +183,7 @@ export class NdbDebugAdapter extends DebugSession {
     this.later(async () => {
       const live = this.session();
       if ((this.launch as { noDebug?: boolean } | null)?.noDebug) {
-        live.jump(live.recording.events.length);
+        await live.jump(live.recording.events.length);
         this.report('step');
       } else if (this.launch?.stopOnEntry) this.report('entry');
       else this.report(await move(live, { kind: 'continue' }));
@@ -294,7 +294,7 @@ export class NdbDebugAdapter extends DebugSession {
     this.run(response, async () => {
       const live = this.running();
       if (live.engine === 'neural') throw new RequestError('reverse continue needs the recording: use engine "real" or "both"');
-      const reason = reverseContinue(live);
+      const reason = await reverseContinue(live);
       return () => this.report(reason);
     });
   }

@@ -23,9 +23,9 @@ export async function move(live: LiveSession, action: Action): Promise<StopReaso
 }
 
 /** Back to the previous breakpoint hit, or to the start when there is none. */
-export function reverseContinue(live: LiveSession): StopReason {
+export async function reverseContinue(live: LiveSession): Promise<StopReason> {
   const hit = live.real.navigator.previousBreakHit();
-  live.jump(hit ?? (live.recording.events.length > 0 ? 0 : -1));
+  await live.jump(hit ?? (live.recording.events.length > 0 ? 0 : -1));
   return hit === null ? 'entry' : 'breakpoint';
 }
 
@@ -42,6 +42,6 @@ export async function backToCall(live: LiveSession, frames: readonly FrameView[]
   const frame = events[target.event]!.frame;
   let pos = target.event;
   while (pos > 0 && !(events[pos]!.frame === frame && events[pos]!.event === 'call')) pos--;
-  live.jump(pos);
+  await live.jump(pos);
   return 'restart';
 }

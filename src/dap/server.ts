@@ -1,7 +1,7 @@
 // `ndb dap`: the debug adapter on stdin/stdout, for VS Code (editors/vscode), nvim-dap and any
 // other DAP client. Logs go to stderr; stdout carries the protocol only.
 
-import { claimStdout, logLine } from '../cli/stdio';
+import { claimStdout, logLine } from '../util/stdio';
 import { NdbDebugAdapter } from './adapter';
 
 export function runDapServer(): Promise<number> {

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../cli/main';
 import { engineCommand } from '../realEngine/engineChild';
+import { debugJsonStates } from '../testing/debugStates';
 import { engineProcesses } from '../testing/engineProcesses';
 import { hostilePrograms, POISONING_PROGRAM, unixSocketProgram } from '../testing/hostilePrograms';
 import { startMcp, type McpTestClient } from '../testing/mcpClient';
@@ -32,11 +32,7 @@ async function cliStates(call: string, actions: string[], breakpoints: number[])
   const dir = mkdtempSync(join(tmpdir(), 'ndb-mcp-'));
   const file = join(dir, 'prog.py');
   writeFileSync(file, CODE);
-  const lines: string[] = [];
-  const argv = ['debug', file, '--call', call, '--actions', actions.join(','), '--json'];
-  if (breakpoints.length) argv.push('--breakpoints', breakpoints.join(','));
-  expect(await main(argv, (l) => lines.push(l))).toBe(0);
-  return (JSON.parse(lines[0]!) as { states: unknown[] }).states;
+  return debugJsonStates(file, call, actions, breakpoints);
 }
 
 /** A state without its output: the CLI prints all of it, MCP only what is new since its last answer. */

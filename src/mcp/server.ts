@@ -4,7 +4,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadLiveModel } from '../session/liveModel';
-import { claimStdout, logLine } from '../cli/stdio';
+import { claimStdout, logLine } from '../util/stdio';
 import type { ModelDtype } from '../neuralEngine/modelConfig';
 import { engineSandboxNotice } from '../realEngine/engineChild';
 import { loadPythonPool } from '../realEngine/pythonHost';

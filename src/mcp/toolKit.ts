@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ActionSyntaxError, parseAction, parseStep, type Action, type Step } from '../core/actions';
 import { EditError } from '../core/whatIf';
-import { logLine } from '../cli/stdio';
+import { logLine } from '../util/stdio';
 import type { PythonHost } from '../realEngine/pythonHost';
 import { ModelUnavailable } from '../session/liveModel';
 import { SessionError, type LiveModel, type LiveSession } from '../session/liveSession';

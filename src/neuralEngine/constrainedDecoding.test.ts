@@ -2,11 +2,13 @@
 // scripted: it passes over tokens the program rules out, writes the source text itself in one
 // run, keeps the model's probabilities of what it chose, and ends a runaway state readably.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseState, TOKENS } from '../core/format';
+import { parseState } from '../core/format';
+import { TOKENS } from '../core/stateGrammar';
 import { stateConstraints } from '../core/stateConstraints';
 import { sourceNames, stateLimits } from '../core/stateGuard';
 import type { CausalLM, GenerateOptions, GenerateResult } from './causalLm';
-import { StatePredictor, type TextTokenizer } from './predictor';
+import { StatePredictor } from './predictor';
+import type { TextTokenizer } from './textTokenizer';
 import { shippedTokenizer } from '../testing/testTokenizer';
 
 let tokenizer: TextTokenizer;

@@ -8,12 +8,12 @@
 // the tokens that were allowed) and the part of the state it belongs to: the raw material of the
 // prediction's confidence (confidence.ts). Tokens the program fixed are certain and not counted.
 
-import { STATE_TERMINATORS } from '../core/format';
+import { STATE_TERMINATORS } from '../core/stateGrammar';
 import type { ChosenToken } from '../core/confidence';
 import type { StatePrefixChecker } from '../core/stateGuard';
 import type { StepChoice } from './causalLm';
 import { IncrementalDecoder } from './incrementalDecoder';
-import type { TextTokenizer } from './predictor';
+import type { TextTokenizer } from './textTokenizer';
 
 /** Tokens kept back to end a state that runs long (StatePrefixChecker.closing). */
 const CLOSING_RESERVE = 48;

@@ -1,7 +1,7 @@
 // The model's tokenizer through transformers.js (the same code in Node and in the browser).
 
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
-import type { TextTokenizer } from './predictor';
+import type { TextTokenizer } from './textTokenizer';
 
 export function wrapTokenizer(tok: PreTrainedTokenizer): TextTokenizer {
   const vocab = tok.get_vocab();

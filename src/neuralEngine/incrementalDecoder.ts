@@ -1,6 +1,6 @@
 // Text of generated token ids as they come, for the checks made while a state is written.
 
-import type { TextTokenizer } from './predictor';
+import type { TextTokenizer } from './textTokenizer';
 
 const REPLACEMENT = '\uFFFD';
 /** A UTF-8 character has at most 4 bytes, each token at least one. */

@@ -5,10 +5,9 @@
 // stale, and in Compare use a later step already queued makes it superseded (its real state still
 // enters the history, so the cache stays in step).
 
-import type { Position, Recording } from '../core/trace';
 import { loadBrowserModel, ModelLoadError, type BrowserModel } from './browserModel';
-import type { ModelRequest, ModelResponse, PredictionResult } from './modelClient';
-import { NeuralSession, type Prediction } from './neuralSession';
+import type { ModelRequest, ModelResponse } from './modelClient';
+import { LocalModelHistory } from './modelHistory';
 
 interface WorkerScope {
   postMessage(message: ModelResponse): void;
@@ -20,28 +19,12 @@ const post = (msg: ModelResponse): void => scope.postMessage(msg);
 const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 let model: Promise<BrowserModel> | null = null;
-let recording: Recording | null = null;
-let session: NeuralSession | null = null;
+/** The history of the current recording (modelHistory.ts: the same steps as the Node faces'). */
+let history: LocalModelHistory | null = null;
 let latestEpoch = 0;
 let lost = false;
 const queue: ModelRequest[] = [];
 let running = false;
-
-function result(p: Prediction): PredictionResult {
-  return {
-    action: p.action,
-    text: p.text,
-    state: p.state,
-    newTokens: p.newTokens,
-    prefillTokens: p.prefillTokens,
-    promptTokens: p.promptTokens,
-    ms: p.ms,
-    decodeMs: p.decodeMs,
-    decodeSteps: p.decodeSteps,
-    stoppedBy: p.stoppedBy,
-    ...(p.confidence ? { confidence: p.confidence } : {}),
-  };
-}
 
 /** Opens the gate a held load waits at before it builds the model. */
 let go: () => void = () => undefined;
@@ -104,48 +87,45 @@ async function handle(msg: ModelRequest): Promise<void> {
   if (!model) throw new Error('the model was not loaded');
   const m = await model;
   if (lost) throw new Error('the GPU device was lost');
+  if ('epoch' in msg && msg.type !== 'sample' && msg.epoch < latestEpoch) throw new Error('superseded by a newer recording');
   switch (msg.type) {
     case 'begin': {
-      if (msg.epoch < latestEpoch) throw new Error('superseded by a newer recording');
-      recording = msg.recording;
-      session = startSession(m, msg.recording, msg.position, msg.breakpoints);
+      history = new LocalModelHistory(m.predictor);
+      await history.begin(msg.recording, msg.position, msg.breakpoints);
       post({ type: 'begun', id: msg.id });
       return;
     }
     case 'step': {
-      if (msg.epoch < latestEpoch) throw new Error('superseded by a newer recording');
-      if (!session || !recording) throw new Error('no recording to predict from');
-      session.setBreakpoints(msg.breakpoints);
+      const h = current();
+      // A prediction nobody will see (a newer step of this recording or a new recording is
+      // queued) is not made; the real state still enters the history.
       const later = queue.some((q) => q.type === 'begin' || (q.type === 'step' && q.epoch === msg.epoch));
       const predict = msg.predict && !(msg.accept.kind === 'real' && later);
-      let prediction: Prediction | null = null;
-      if (predict || msg.accept.kind === 'predicted') prediction = await guarded(m, () => session!.predict(msg.action));
-      if (msg.accept.kind === 'real') session.acceptReal(msg.action, msg.accept.position);
-      else if (prediction) session.acceptPredicted(prediction);
-      post({ type: 'stepped', id: msg.id, prediction: prediction ? result(prediction) : null });
+      const prediction = await guarded(m, () => h.step(msg.action, msg.breakpoints, msg.accept, predict));
+      post({ type: 'stepped', id: msg.id, prediction });
       return;
     }
     case 'edit': {
-      if (msg.epoch < latestEpoch) throw new Error('superseded by a newer recording');
-      if (!session) throw new Error('no recording to predict from');
-      recording = msg.recording;
-      session.acceptEdit(msg.recording, msg.position);
+      await current().edit(msg.recording, msg.position);
       post({ type: 'edited', id: msg.id });
       return;
     }
+    case 'peek': {
+      const h = current();
+      post({ type: 'peeked', id: msg.id, prediction: await guarded(m, () => h.peek(msg.action, msg.breakpoints)) });
+      return;
+    }
     case 'sample': {
-      if (!recording) throw new Error('no recording to predict from');
-      const from = startSession(m, recording, msg.position, []);
-      const out: PredictionResult[] = [];
-      for (let i = 0; i < msg.k; i++) out.push(result(await guarded(m, () => from.predict(msg.action, { temperature: msg.temperature }))));
-      post({ type: 'sampled', id: msg.id, predictions: out });
+      const h = current();
+      post({ type: 'sampled', id: msg.id, predictions: await guarded(m, () => h.sample(msg.position, msg.action, msg.k, msg.temperature)) });
       return;
     }
   }
 }
 
-function startSession(m: BrowserModel, rec: Recording, position: Position, breakpoints: number[]): NeuralSession {
-  return new NeuralSession(m.predictor, rec, position, breakpoints);
+function current(): LocalModelHistory {
+  if (!history) throw new Error('no recording to predict from');
+  return history;
 }
 
 /** A run that fails on WebGPU is reported as a lost device: the app goes on with WASM. */

@@ -7,34 +7,14 @@
 // epoch, or from a replaced worker, are dropped.
 
 import type { Action } from '../core/actions';
-import type { ParseResult } from '../core/format';
 import { PendingRequests } from '../util/requests';
 import { Spare } from '../util/spare';
 import type { Position, Recording } from '../core/trace';
 import type { ModelDtype } from './modelConfig';
-import type { Confidence } from '../core/confidence';
+import type { Accept, ModelHistory, PredictionResult } from './modelHistory';
 import type { Backend, LoadErrorKind, ModelInfo } from './browserModel';
 
-export type { Backend, ModelInfo, LoadErrorKind };
-
-/** What a step puts into the history after predicting. */
-export type Accept = { kind: 'real'; position: Position } | { kind: 'predicted' };
-
-/** A prediction as the worker sends it. */
-export interface PredictionResult {
-  action: Action;
-  text: string;
-  state: ParseResult;
-  newTokens: number;
-  prefillTokens: number;
-  promptTokens: number;
-  ms: number;
-  decodeMs: number;
-  decodeSteps: number;
-  stoppedBy: 'stop' | 'length' | 'invalid';
-  /** How sure the model is of the state and its fields (absent with the greedy decoder). */
-  confidence?: Confidence;
-}
+export type { Accept, Backend, ModelInfo, LoadErrorKind, PredictionResult };
 
 export type ModelRequest =
   /** `held`: fetch everything, but build the model (CPU-heavy) only on `go`. */
@@ -43,6 +23,8 @@ export type ModelRequest =
   | { type: 'begin'; id: number; epoch: number; recording: Recording; position: Position; breakpoints: number[] }
   | { type: 'step'; id: number; epoch: number; action: Action; breakpoints: number[]; accept: Accept; predict: boolean }
   | { type: 'sample'; id: number; epoch: number; position: Position; action: Action; k: number; temperature: number }
+  /** The prediction from where the history stands, the history untouched. */
+  | { type: 'peek'; id: number; epoch: number; action: Action; breakpoints: number[] }
   /** What-if: the program was run again with an edit at `position`; the history's newest state
    * becomes the edited real state (NeuralSession.acceptEdit). */
   | { type: 'edit'; id: number; epoch: number; recording: Recording; position: Position };
@@ -55,6 +37,7 @@ export type ModelResponse =
   | { type: 'edited'; id: number }
   | { type: 'stepped'; id: number; prediction: PredictionResult | null }
   | { type: 'sampled'; id: number; predictions: PredictionResult[] }
+  | { type: 'peeked'; id: number; prediction: PredictionResult }
   | { type: 'error'; id: number; message: string }
   | { type: 'device-lost'; message: string };
 
@@ -85,7 +68,7 @@ export function prestartModelWorker(): void {
 
 const defaultFactory: ModelWorkerFactory = () => workers.take();
 
-export class ModelClient {
+export class ModelClient implements ModelHistory {
   private readonly worker: Worker;
   private epoch = 0;
   private readonly requests = new PendingRequests<ModelResponse>();
@@ -154,6 +137,13 @@ export class ModelClient {
   async sample(position: Position, action: Action, k: number, temperature: number): Promise<PredictionResult[]> {
     const res = await this.request({ type: 'sample', id: 0, epoch: this.epoch, position, action, k, temperature });
     return res.type === 'sampled' ? res.predictions : [];
+  }
+
+  /** The prediction after `action` from where the history stands (the history is untouched). */
+  async peek(action: Action, breakpoints: readonly number[]): Promise<PredictionResult> {
+    const res = await this.request({ type: 'peek', id: 0, epoch: this.epoch, action, breakpoints: [...breakpoints] });
+    if (res.type !== 'peeked') throw new ModelError('the model worker gave no prediction', 'run');
+    return res.prediction;
   }
 
   dispose(): void {

@@ -2,13 +2,16 @@
 // again from its newest readable state, written as a trajectory's first state is. A model whose
 // config names no trained context reads the whole history, as before.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatStateAt, promptForNext, renderAction, renderContext, renderState, sourceLines, TOKENS, type FormatState } from '../core/format';
+import { renderAction, renderContext, renderState, sourceLines, type FormatState } from '../core/format';
+import { TOKENS } from '../core/stateGrammar';
+import { formatStateAt, promptForNext } from '../core/trajectory';
 import type { Recording } from '../core/trace';
 import { loadNodeEngine } from '../realEngine/node';
 import type { CausalLM, GenerateOptions, GenerateResult } from './causalLm';
 import { shippedTokenizer } from '../testing/testTokenizer';
 import { NeuralSession } from './neuralSession';
-import { StatePredictor, type TextTokenizer } from './predictor';
+import { StatePredictor } from './predictor';
+import type { TextTokenizer } from './textTokenizer';
 
 const SOURCE = 'def total(n):\n    s = 0\n    for i in range(n):\n        s += i\n    return s\n';
 let tokenizer: TextTokenizer;

@@ -10,19 +10,9 @@
 // state, never the real one.
 
 import { isInverse, type Action } from '../core/actions';
-import {
-  elisionBase,
-  formatStateAt,
-  parseState,
-  promptForNext,
-  renderAction,
-  renderContext,
-  renderState,
-  sourceLines,
-  TOKENS,
-  type FormatState,
-  type ParseResult,
-} from '../core/format';
+import { parseState, renderAction, renderContext, renderState, sourceLines, type FormatState, type ParseResult } from '../core/format';
+import { TOKENS } from '../core/stateGrammar';
+import { elisionBase, formatStateAt, promptForNext } from '../core/trajectory';
 import { confidenceOf, NO_CONFIDENCE, stateScores, type Confidence, type StateScores } from '../core/confidence';
 import { stateConstraints } from '../core/stateConstraints';
 import { sourceNames, stateLimits } from '../core/stateGuard';

@@ -2,13 +2,15 @@
 // text is checked as it comes (characters split over byte tokens included), a broken state stops
 // at the token that broke it, and a readable one comes out exactly as without the check.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TOKENS } from '../core/format';
+import { TOKENS } from '../core/stateGrammar';
 import { sourceNames, stateLimits } from '../core/stateGuard';
 import type { Recording } from '../core/trace';
 import type { CausalLM, GenerateOptions, GenerateResult } from './causalLm';
 import { shippedTokenizer } from '../testing/testTokenizer';
 import { NeuralSession } from './neuralSession';
-import { IncrementalDecoder, StatePredictor, type TextTokenizer } from './predictor';
+import { IncrementalDecoder } from './incrementalDecoder';
+import { StatePredictor } from './predictor';
+import type { TextTokenizer } from './textTokenizer';
 
 let tokenizer: TextTokenizer;
 beforeAll(async () => {

@@ -2,19 +2,14 @@
 // with the cached decoder, stop at a state terminator, or as soon as the text can no longer become
 // a state (src/core/stateGuard.ts).
 
-import { STATE_TERMINATORS } from '../core/format';
+import { STATE_TERMINATORS } from '../core/stateGrammar';
 import type { Calibration, ChosenToken } from '../core/confidence';
 import type { StateConstraints } from '../core/stateConstraints';
 import { StatePrefixChecker, type StateLimits } from '../core/stateGuard';
 import type { CausalLM, GenerateResult } from './causalLm';
 import { ConstrainedDecoding } from './constrainedDecoding';
 import { IncrementalDecoder } from './incrementalDecoder';
-
-export interface TextTokenizer {
-  encode(text: string): number[];
-  decode(ids: readonly number[]): string;
-  tokenId(token: string): number | undefined;
-}
+import type { TextTokenizer } from './textTokenizer';
 
 export interface Completion {
   /** The generated state's text, without the terminator. */
@@ -57,7 +52,6 @@ export interface CompleteOptions {
   constraints?: StateConstraints | null;
 }
 
-export { IncrementalDecoder };
 
 export const EOS_TOKEN = '<|endoftext|>';
 

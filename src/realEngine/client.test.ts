@@ -4,6 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Recording } from '../core/trace';
 import { EngineClient, EngineError, type WorkerRequest, type WorkerResponse } from './client';
+import type { QuestionKind } from './engineProtocol';
 
 /** A worker that keeps what it was sent and answers when the test says. */
 class StandInWorker {
@@ -21,11 +22,15 @@ class StandInWorker {
   answer(msg: WorkerResponse): void {
     this.onmessage?.({ data: msg } as MessageEvent<WorkerResponse>);
   }
-  /** The id of the last request of this type. */
-  idOf(type: 'record' | 'evaluate'): number {
-    const msg = [...this.sent].reverse().find((m) => m.type === type);
-    if (!msg || msg.type === 'init') throw new Error(`no ${type} request`);
+  /** The id of the last question of this kind. */
+  idOf(kind: QuestionKind): number {
+    const msg = [...this.sent].reverse().find((m) => m.type === 'ask' && m.question.kind === kind);
+    if (!msg || msg.type !== 'ask') throw new Error(`no ${kind} question`);
     return msg.id;
+  }
+  /** Answers the last question of a recording. */
+  recorded(value: string, id = this.idOf('record')): void {
+    this.answer({ type: 'answered', id, kind: 'record', answer: recording(value), elapsedMs: 1 });
   }
 }
 
@@ -54,12 +59,12 @@ describe('EngineClient', () => {
     const w = workers[0]!;
     w.answer(READY);
     const first = engine.record('a = 1', '');
-    const second = engine.evaluate('a', {});
+    const second = engine.evaluateOnLocals('a', { a: '1' });
     await tick();
-    const ids = [w.idOf('record'), w.idOf('evaluate')];
-    w.answer({ type: 'evaluated', id: ids[1]!, result: { value: '1' } });
-    w.answer({ type: 'recorded', id: ids[0]!, recording: recording('x'), elapsedMs: 1 });
-    w.answer({ type: 'recorded', id: ids[0]!, recording: recording('late'), elapsedMs: 1 });
+    const ids = [w.idOf('record'), w.idOf('evaluateOnLocals')];
+    w.answer({ type: 'answered', id: ids[1]!, kind: 'evaluateOnLocals', answer: { value: '1' }, elapsedMs: 1 });
+    w.recorded('x', ids[0]!);
+    w.recorded('late', ids[0]!);
     expect((await first).exit.value).toBe('x');
     expect(await second).toEqual({ value: '1' });
     const failing = engine.record('a = 1', '');
@@ -81,11 +86,11 @@ describe('EngineClient', () => {
     expect(old.terminated).toBe(true);
     expect(workers).toHaveLength(2);
     // The old worker's answer arrives after all: it is not taken for anything.
-    old.answer({ type: 'recorded', id, recording: recording('stale'), elapsedMs: 1 });
+    old.recorded('stale', id);
     workers[1]!.answer(READY);
     const next = engine.record('a = 2', '');
     await tick();
-    workers[1]!.answer({ type: 'recorded', id: workers[1]!.idOf('record'), recording: recording('fresh'), elapsedMs: 1 });
+    workers[1]!.recorded('fresh');
     expect((await next).exit.value).toBe('fresh');
   });
 
@@ -97,7 +102,7 @@ describe('EngineClient', () => {
       first.answer(READY);
       const answer = async (w: StandInWorker, value: string): Promise<void> => {
         await vi.advanceTimersByTimeAsync(0);
-        w.answer({ type: 'recorded', id: w.idOf('record'), recording: recording(value), elapsedMs: 1 });
+        w.recorded(value);
       };
       let run = engine.record('a = 1', '');
       await answer(first, 'a');

@@ -7,6 +7,9 @@
 // cross-origin isolated), then, if Python does not come back, the worker is terminated and a fresh
 // one is started.
 //
+// The worker runs in a sandboxed frame of its own, outside the app's origin (engineFrame.ts); the
+// client sees it through EngineWorker, the part of a Worker it uses.
+//
 // One program, one interpreter: a program can leave things behind in the interpreter it ran in
 // (a patched module, a hook, a timer of the worker's realm) that would run in or spy on the next
 // program. A worker that recorded one program (its source and call) never records another: the
@@ -17,39 +20,19 @@
 import { PendingRequests } from '../util/requests';
 import { Spare } from '../util/spare';
 import type { Recording } from '../core/trace';
-import type { RecordOptions } from './realEngine';
+import { FramedEngineWorker } from './engineFrame';
+import { hostFromAsk, type AnswerTo, type Ask, type EngineQuestion, type LocalsEvaluation, type PythonHost, type QuestionKind } from './engineProtocol';
+import { tracerOptions, type RecordOptions } from './recordOptions';
+import type { EngineInfo, EngineStage, EngineWorker, WorkerRequest, WorkerResponse } from './workerProtocol';
 
-export type { RecordOptions };
+export type { EngineInfo, EngineStage, EngineWorker, RecordOptions, WorkerRequest, WorkerResponse };
 
-/** Messages from the main thread to the worker. */
-export type WorkerRequest =
-  | { type: 'init'; interruptBuffer: Uint8Array | null }
-  | { type: 'record'; id: number; source: string; call: string; options: RecordOptions }
-  /** What-if watch on the neural side: `expr` evaluated on predicted locals (reprs), see values.py. */
-  | { type: 'evaluate'; id: number; expr: string; locals: Record<string, string> };
+/** A watch expression on a model's predicted locals: a repr, the error it raised, or why the
+ * locals do not determine it (values.py). */
+export type EvaluationResult = LocalsEvaluation;
 
-/** How far a worker's start has come: fetching Pyodide, restoring the interpreter saved by an
- * earlier start (fast) or starting it afresh (the first visit), loading the tracer. */
-export type EngineStage = 'fetching' | 'restoring' | 'starting' | 'tracer';
-
-/** Messages from the worker to the main thread. */
-export type WorkerResponse =
-  | { type: 'stage'; stage: EngineStage }
-  | { type: 'ready'; loadMs: number; pythonVersion: string; interruptible: boolean; fromSnapshot?: boolean }
-  | { type: 'recorded'; id: number; recording: Recording; elapsedMs: number }
-  | { type: 'evaluated'; id: number; result: EvaluationResult }
-  | { type: 'error'; id: number | null; message: string };
-
-/** evaluate_on_locals's answer: a repr, the error it raised, or why the locals do not determine it. */
-export type EvaluationResult = { value: string } | { error: string } | { unknown: string };
-
-export interface EngineInfo {
-  loadMs: number;
-  pythonVersion: string;
-  interruptible: boolean;
-  /** Python was restored from the memory snapshot of an earlier start. */
-  fromSnapshot?: boolean;
-}
+/** The answers a request can get (an `error` answer rejects it instead). */
+type Answer = Extract<WorkerResponse, { type: 'answered' }>;
 
 export interface ClientOptions {
   /** Milliseconds a recording may run before Python is interrupted (default 10 s). */
@@ -74,16 +57,13 @@ export class EngineError extends Error {
   }
 }
 
-/** The answers a request can get (an `error` answer rejects it instead). */
-type Answer = Extract<WorkerResponse, { type: 'recorded' | 'evaluated' }>;
+export type WorkerFactory = () => EngineWorker;
 
-export type WorkerFactory = () => Worker;
+const workers = new Spare<EngineWorker>(() => new FramedEngineWorker());
 
-const workers = new Spare(() => new Worker(new URL('./pyodide.worker.ts', import.meta.url), { type: 'module', name: 'pyodide' }));
-
-/** Creates the Python worker now, for the first EngineClient to take: the worker loads Pyodide as
- * soon as its script runs, so a page that calls this on its first line gains the time its own
- * code takes to load. */
+/** Creates the Python worker now, for the first EngineClient to take: its frame and Pyodide's files
+ * start loading at once, so a page that calls this on its first line gains the time its own code
+ * takes to load. */
 export function prestartEngineWorker(): void {
   workers.prepare();
 }
@@ -98,15 +78,19 @@ function programKey(source: string, call: string): string {
   return `${source}\u0000${call}`;
 }
 
+export interface EngineClient extends PythonHost {}
+
+/** The real engine of the app: the PythonHost of engineProtocol.ts over a worker. */
 export class EngineClient {
-  private worker!: Worker;
+  private worker!: EngineWorker;
   /** The program the current worker has recorded (null: none yet). */
   private bound: string | null = null;
   /** A fresh worker for the next program, made after the first recording. */
-  private spare: Worker | null = null;
+  private spare: EngineWorker | null = null;
   private disposed = false;
   private spareTimer: ReturnType<typeof setTimeout> | null = null;
-  private interrupt: Uint8Array | null = null;
+  /** Sets the current worker's interrupt signal; null when it cannot be interrupted. */
+  private interrupt: ((signal: 0 | 2) => void) | null = null;
   private readonly requests = new PendingRequests<Answer>();
   private readyPromise!: Promise<EngineInfo>;
   private resolveReady!: (info: EngineInfo) => void;
@@ -121,6 +105,9 @@ export class EngineClient {
     this.interruptAfterMs = options.interruptAfterMs ?? 10_000;
     this.terminateAfterMs = options.terminateAfterMs ?? 4_000;
     this.start();
+    // The questions as methods (a recording through record() below, which binds the worker).
+    const { record: _record, ...questions } = hostFromAsk(this.ask, { forOwner: () => this, release: async () => undefined });
+    Object.assign(this, questions);
   }
 
   /** Resolves once Pyodide and the tracer are loaded in the current worker. */
@@ -128,34 +115,39 @@ export class EngineClient {
     return this.readyPromise;
   }
 
+  /** One question of engineProtocol.ts: a recording runs the program (in a worker of its own);
+   * the others are quick and run where the engine stands. (Ask is generic over the question's
+   * kind; the worker's answer carries the kind it answers, so one widening cast here is exact.) */
+  readonly ask: Ask = ((question: EngineQuestion) => this.answer(question)) as Ask;
+
+  private async answer(question: EngineQuestion): Promise<AnswerTo<QuestionKind>> {
+    if (question.kind === 'record') return this.recordQuestion(question);
+    await this.readyPromise;
+    const answer = await this.request(3_000, (id) => ({ type: 'ask', id, question }));
+    if (answer.kind !== question.kind) throw new EngineError(`The Python engine answered ${answer.kind} to ${question.kind}.`, 'engine');
+    return answer.answer;
+  }
+
   /** Records a program; rejects with EngineError when the engine fails or must be restarted. */
-  async record(source: string, call: string, options: RecordOptions = {}): Promise<Recording> {
-    const key = programKey(source, call);
+  record(source: string, call: string, options: RecordOptions = {}): Promise<Recording> {
+    return this.ask({ kind: 'record', source, call, options: tracerOptions(options) });
+  }
+
+  private async recordQuestion(question: Extract<EngineQuestion, { kind: 'record' }>): Promise<Recording> {
+    const key = programKey(question.source, question.call);
     if (this.bound !== null && this.bound !== key) this.replaceWorker();
     this.bound = key;
     try {
-      return await this.recordHere(source, call, options);
+      await this.readyPromise;
+      // A run given a longer time limit (the user raised it) is interrupted only after it.
+      const limit = question.options.time_limit;
+      const limitMs = limit !== undefined ? (limit + 2) * 1000 : 0;
+      const answer = await this.request(Math.max(this.interruptAfterMs, limitMs), (id) => ({ type: 'ask', id, question }));
+      if (answer.kind !== 'record') throw new EngineError(`The Python engine answered ${answer.kind} to a recording.`, 'engine');
+      return answer.answer as Recording;
     } finally {
       this.prepareSpare();
     }
-  }
-
-  private async recordHere(source: string, call: string, options: RecordOptions): Promise<Recording> {
-    await this.readyPromise;
-    // A run given a longer time limit (the user raised it) is interrupted only after it.
-    const limitMs = options.timeLimit !== undefined ? (options.timeLimit + 2) * 1000 : 0;
-    const answer = await this.request(Math.max(this.interruptAfterMs, limitMs), (id) => ({ type: 'record', id, source, call, options }));
-    if (answer.type !== 'recorded') throw new EngineError(`The Python engine answered ${answer.type} to a recording.`, 'engine');
-    return answer.recording;
-  }
-
-  /** Evaluates an expression on locals given as reprs (a model's predicted locals), without running
-   * the user's program: values.py's evaluate_on_locals. */
-  async evaluate(expr: string, locals: Record<string, string>, timeoutMs = 3_000): Promise<EvaluationResult> {
-    await this.readyPromise;
-    const answer = await this.request(timeoutMs, (id) => ({ type: 'evaluate', id, expr, locals }));
-    if (answer.type !== 'evaluated') throw new EngineError(`The Python engine answered ${answer.type} to an evaluation.`, 'engine');
-    return answer.result;
   }
 
   /** Sends the request `message(id)`; Python is interrupted after `interruptAfterMs`, and the
@@ -164,12 +156,12 @@ export class EngineClient {
     const timers: ReturnType<typeof setTimeout>[] = [];
     const { id, answer } = this.requests.open(() => {
       for (const t of timers) clearTimeout(t);
-      if (this.interrupt) this.interrupt[0] = 0;
+      this.interrupt?.(0);
     });
-    if (this.interrupt) this.interrupt[0] = 0;
+    this.interrupt?.(0);
     timers.push(
       setTimeout(() => {
-        if (this.interrupt) Atomics.store(this.interrupt, 0, 2); // SIGINT: KeyboardInterrupt in Python
+        this.interrupt?.(2); // SIGINT: KeyboardInterrupt in Python
       }, interruptAfterMs),
     );
     timers.push(
@@ -202,7 +194,7 @@ export class EngineClient {
       this.restart(reason);
       return;
     }
-    Atomics.store(this.interrupt, 0, 2);
+    this.interrupt(2);
     const worker = this.worker;
     setTimeout(() => {
       if (this.worker === worker && ids.some((id) => this.requests.has(id))) this.restart(reason);
@@ -250,7 +242,7 @@ export class EngineClient {
     }, SPARE_DELAY_MS);
   }
 
-  private start(made?: Worker): void {
+  private start(made?: EngineWorker): void {
     this.readyPromise = new Promise<EngineInfo>((resolve, reject) => {
       this.resolveReady = resolve;
       this.rejectReady = reject;
@@ -270,11 +262,14 @@ export class EngineClient {
       this.failAll(new EngineError(message, 'engine'));
       this.options.onFatal?.(message);
     };
-    this.interrupt =
-      typeof SharedArrayBuffer !== 'undefined' && globalThis.crossOriginIsolated
-        ? new Uint8Array(new SharedArrayBuffer(1))
-        : null;
-    this.post({ type: 'init', interruptBuffer: this.interrupt });
+    if (worker.interrupt !== undefined) {
+      this.interrupt = worker.interrupt;
+      this.post({ type: 'init', interruptBuffer: null });
+      return;
+    }
+    const buffer = typeof SharedArrayBuffer !== 'undefined' && globalThis.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+    this.interrupt = buffer ? (signal) => Atomics.store(buffer, 0, signal) : null;
+    this.post({ type: 'init', interruptBuffer: buffer });
   }
 
   private handle(msg: WorkerResponse): void {
@@ -293,8 +288,7 @@ export class EngineClient {
         this.options.onReady?.(info);
         return;
       }
-      case 'recorded':
-      case 'evaluated':
+      case 'answered':
         this.requests.resolve(msg.id, msg);
         return;
       case 'error': {

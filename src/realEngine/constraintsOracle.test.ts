@@ -6,7 +6,9 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Action } from '../core/actions';
-import { elisionBase, formatStateAt, renderState, sourceLines, TOKENS } from '../core/format';
+import { renderState, sourceLines } from '../core/format';
+import { TOKENS } from '../core/stateGrammar';
+import { elisionBase, formatStateAt } from '../core/trajectory';
 import { Navigator } from '../core/navigator';
 import { stateConstraints } from '../core/stateConstraints';
 import { sourceNames, StatePrefixChecker, stateLimits } from '../core/stateGuard';

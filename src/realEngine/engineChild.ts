@@ -1,6 +1,6 @@
-// One engine process (engineProcess.mjs) seen from the parent: how it is started (the permission
-// model, no code from strings, no environment, a network namespace where Linux allows one), its
-// request/answer protocol, and the deadline of each request. processHost.ts decides which process
+// One engine process (engineProcess.mjs) seen from the parent: how it is started (bubblewrap, the
+// permission model, no code from strings, no environment), its request/answer protocol
+// (engineProcessProtocol.ts), and the deadline of each request. processHost.ts decides which process
 // runs what, and replaces one that ran past a deadline or that another program used.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isReady, isReply, type Answer, type EngineMessage, type EngineReply, type EngineRequest } from './engineProcessProtocol';
 import { MemoryWatch } from './memoryWatch';
 import { terminalSafe } from './terminalSafe';
 import { bubblewrapArgs, INSIDE, osBoundary, sandboxNotice, type EngineFiles, type OsBoundary } from './osSandbox';
@@ -18,21 +19,6 @@ export class HardStop extends Error {}
 
 /** A request after which Pyodide could not go on, or the process ended; it is gone. */
 export class EngineLost extends Error {}
-
-/** Messages to engineProcess.mjs. */
-export type EngineRequest =
-  | { id: number; kind: 'run'; code: string }
-  | { id: number; kind: 'call'; module: string; fn: string; args: string[] };
-
-/** Messages from engineProcess.mjs. */
-export type EngineReply =
-  | { ready: true; loadMs: number }
-  | { id: number; result: string | number | boolean | null }
-  | { id: number; error: string; fatal: boolean };
-
-export type Answer = string | number | boolean | null;
-
-export type EngineMessage = Omit<Extract<EngineRequest, { kind: 'call' }>, 'id'> | Omit<Extract<EngineRequest, { kind: 'run' }>, 'id'>;
 
 interface Pending {
   resolve(value: Answer): void;
@@ -155,22 +141,6 @@ export class MemoryExceeded extends EngineLost {
 /** Something in the process wrote on the engine's channel what the engine never sends, or closed
  * it: a program that broke out of Python and JavaScript's layers. */
 export class ChannelForged extends EngineLost {}
-
-/** A reply as the engine sends it (anything else on the channel is forged). */
-function isReply(msg: unknown): msg is Exclude<EngineReply, { ready: true }> {
-  if (typeof msg !== 'object' || msg === null) return false;
-  const m = msg as Record<string, unknown>;
-  const keys = Object.keys(m).sort().join(',');
-  if (typeof m.id !== 'number') return false;
-  if (keys === 'id,result') return m.result === null || ['string', 'number', 'boolean'].includes(typeof m.result);
-  return keys === 'error,fatal,id' && typeof m.error === 'string' && typeof m.fatal === 'boolean';
-}
-
-function isReady(msg: unknown): msg is Extract<EngineReply, { ready: true }> {
-  if (typeof msg !== 'object' || msg === null) return false;
-  const m = msg as Record<string, unknown>;
-  return Object.keys(m).sort().join(',') === 'loadMs,ready' && m.ready === true && typeof m.loadMs === 'number';
-}
 
 /** Request ids no program can guess: a forged answer has to name the request it answers. */
 function freshId(): number {

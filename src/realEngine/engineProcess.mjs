@@ -9,11 +9,11 @@
 // this realm below, before Pyodide loads. Plain JavaScript: a TypeScript loader would need a child
 // process (esbuild) and file writes (its cache), which this process does not get.
 //
-// Protocol (processHost.ts has the types): the parent sends {id, kind: 'run', code} (Python source,
-// run with runPython: the engine's own setup, never a user's program) or {id, kind: 'call',
-// module, fn, args} (a function of an installed module, called with string arguments); this
-// process answers {ready, loadMs} once, then {id, result} or {id, error, fatal}. A fatal error
-// (Pyodide cannot go on) ends the process after its answer.
+// Protocol (engineProcessProtocol.ts has the types): the parent sends {id, kind: 'run', code}
+// (Python source, run with runPython: the engine's own setup, never a user's program) or
+// {id, kind: 'ask', question} (one question of engineProtocol.ts as JSON, answered by the
+// installed answers.py); this process answers {ready, loadMs} once, then {id, result} or
+// {id, error, fatal}. A fatal error (Pyodide cannot go on) ends the process after its answer.
 
 import dgram from 'node:dgram';
 import dns from 'node:dns';
@@ -113,15 +113,12 @@ for (const name of ['initializeNodeSockFS', '_nodeSock']) {
   }
 }
 
-const modules = new Map();
+let answers = null;
 
-function importModule(name) {
-  let mod = modules.get(name);
-  if (!mod) {
-    mod = pyodide.pyimport(name);
-    modules.set(name, mod);
-  }
-  return mod;
+/** answers.py's `answer`, imported once it is installed (again after every `run`). */
+function answer(question) {
+  answers ??= pyodide.pyimport('ndb_answers');
+  return answers.answer(question);
 }
 
 /** A Python answer as plain data: strings, numbers, booleans and None; anything else is dropped. */
@@ -146,10 +143,11 @@ process.on('message', (msg) => {
   let result;
   try {
     if (msg.kind === 'run') {
-      // Runs set the engine up (e.g. install a module again): calls import afresh after one.
-      modules.clear();
+      // Runs set the engine up (install a module): questions import afresh after one.
+      answers?.destroy?.();
+      answers = null;
       result = pyodide.runPython(msg.code);
-    } else if (msg.kind === 'call') result = importModule(msg.module)[msg.fn](...msg.args);
+    } else if (msg.kind === 'ask') result = answer(msg.question);
     else throw new Error(`unknown request ${JSON.stringify(msg.kind)}`);
     send({ id: msg.id, result: plain(result) });
   } catch (err) {

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadPyodide } from 'pyodide';
-import { RealEngine, sandboxJsGlobals, type EngineSources } from './realEngine';
+import { ENGINE_MODULE_FILES, ENGINE_MODULES, RealEngine, sandboxJsGlobals, type EngineSources } from './realEngine';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -14,7 +14,7 @@ export function readRepoFile(relative: string): string {
 
 /** The engine's Python, read from this checkout. */
 export function engineSources(): EngineSources {
-  return { tracer: readRepoFile('src/realEngine/tracer.py'), sandbox: readRepoFile('src/realEngine/sandbox.py') };
+  return Object.fromEntries(ENGINE_MODULES.map((name) => [name, readRepoFile(`src/realEngine/${ENGINE_MODULE_FILES[name]}`)])) as EngineSources;
 }
 
 let engine: Promise<RealEngine> | undefined;

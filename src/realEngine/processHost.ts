@@ -1,9 +1,8 @@
 // The real engine of the Node faces (the CLI, `ndb dap`, `ndb mcp`): Pyodide in a process of its
-// own (engineProcess.mjs) that the operating system holds in: Node's permission model (no file
-// writes, no child processes, no workers, no addons, file reads of Pyodide's folder only), no code
-// made from strings, no environment variables and, where Linux lets an unprivileged user make one,
-// a network namespace with no network. A debugged program that reaches past Python's own sandbox
-// (sandbox.py) meets these walls.
+// own (engineProcess.mjs) that the operating system holds in (bubblewrap where the machine allows
+// it: osSandbox.ts; how the process is started: engineChild.ts), under Node's permission model,
+// with no code made from strings and no environment. A debugged program that reaches past
+// Python's own sandbox (sandbox.py) and JavaScript meets these walls.
 //
 // Each request has a deadline: the tracer stops runs at the event budget and the time limit, but
 // only between events, so a computation inside one C call (sum(range(10**12)), a huge power) would
@@ -20,12 +19,13 @@
 
 import type { Recording } from '../core/trace';
 import { DefaultOwnerHost } from './defaultOwnerHost';
-import { EngineChild, EngineLost, HardStop, MemoryExceeded, type Answer, type Confinement } from './engineChild';
+import { EngineChild, EngineLost, HardStop, MemoryExceeded, type Confinement } from './engineChild';
+import { hostFromAsk, parseAnswer, type AnswerTo, type Ask, type EngineQuestion, type PythonHost, type QuestionKind } from './engineProtocol';
+import type { Answer, EngineMessage } from './engineProcessProtocol';
 import { readRepoFile } from './node';
-import type { CodeLines, LocalsEvaluation, PythonHost } from './pythonHost';
-import { installModuleCode, moduleFilesCleanup, moduleFilesCode, parseRecording, recordOptionsJson, type RecordOptions } from './realEngine';
+import { ENGINE_MODULE_FILES, ENGINE_MODULES, installModuleCode } from './realEngine';
 
-export { ChannelForged, engineCommand, EngineLost, HardStop, MemoryExceeded, type EngineCommand, type EngineReply, type EngineRequest } from './engineChild';
+export { ChannelForged, engineCommand, EngineLost, HardStop, MemoryExceeded, type EngineCommand } from './engineChild';
 
 /** The tracer's own time limit when none is given (tracer.py). */
 const TRACER_DEFAULT_LIMIT_S = 10;
@@ -33,13 +33,6 @@ const TRACER_DEFAULT_LIMIT_S = 10;
 /** The owner of the host's own methods. */
 export const DEFAULT_OWNER = 'default';
 
-/** The Python modules the engine installs, by the names the tracer and the host import. */
-const MODULES: readonly (readonly [string, string])[] = [
-  ['ndb_sandbox', 'src/realEngine/sandbox.py'],
-  ['ndb_tracer', 'src/realEngine/tracer.py'],
-  ['ndb_source_info', 'src/realEngine/sourceInfo.py'],
-  ['ndb_values', 'src/realEngine/values.py'],
-];
 
 export interface ProcessHostOptions {
   /** How long past a run's time limit the tracer gets to stop it itself. */
@@ -81,7 +74,7 @@ export class ProcessHost extends DefaultOwnerHost {
     this.keepSpare = options.spare ?? true;
     this.confinement = options.confinement ?? 'os';
     this.memoryMb = options.memoryMb;
-    this.setup = MODULES.map(([name, file]) => installModuleCode(name, readRepoFile(file)));
+    this.setup = ENGINE_MODULES.map((name) => installModuleCode(name, readRepoFile(`src/realEngine/${ENGINE_MODULE_FILES[name]}`)));
     this.byDefault = this.forOwner(DEFAULT_OWNER);
     this.current = this.spawn();
   }
@@ -108,30 +101,14 @@ export class ProcessHost extends DefaultOwnerHost {
 
   /** The host as seen by one owner: its requests never run in a process that served another. */
   forOwner(owner: string): PythonHost {
-    const call = (module: string, fn: string, args: string[], deadlineMs: number, around?: [string, string]) =>
-      this.call(owner, module, fn, args, deadlineMs, around);
-    const quick = (module: string, fn: string, args: string[]) => call(module, fn, args, this.quickMs);
-    return {
-      record: (source, call_, options = {}) => this.recordAs(call, source, call_, options),
-      codeLines: async (source) => JSON.parse(String(await quick('ndb_source_info', 'executable_lines', [source]))) as CodeLines,
-      expressionError: async (expr) => {
-        const answer = await quick('ndb_source_info', 'expression_error', [expr]);
-        return typeof answer === 'string' ? answer : null;
-      },
-      evaluateOnLocals: async (expr, locals) =>
-        JSON.parse(String(await quick('ndb_values', 'evaluate_on_locals', [expr, JSON.stringify(locals)]))) as LocalsEvaluation,
-      sameValue: async (predicted, expected) => (await quick('ndb_values', 'same_value', [predicted, expected])) === true,
-      firstArgument: async (args) => {
-        const answer = await quick('ndb_values', 'first_argument', [args]);
-        return typeof answer === 'string' ? answer : null;
-      },
-      callArguments: async (values) => {
-        const answer = await quick('ndb_values', 'call_arguments_json', [JSON.stringify(values)]);
-        return typeof answer === 'string' ? answer : null;
-      },
-      forOwner: (other) => this.forOwner(other),
-      release: async () => this.releaseOwner(owner),
-    };
+    // Ask is generic over the question's kind; each branch answers its own kind, so one widening
+    // cast of the whole function is exact.
+    const ask = (async (question: EngineQuestion): Promise<AnswerTo<QuestionKind>> => {
+      const json = JSON.stringify(question);
+      if (question.kind === 'record') return this.recordAs(owner, question, json);
+      return parseAnswer(question.kind, await this.call(owner, { kind: 'ask', question: json }, this.quickMs, question.kind));
+    }) as Ask;
+    return hostFromAsk(ask, { forOwner: (other) => this.forOwner(other), release: async () => this.releaseOwner(owner) });
   }
 
   /** Ends the process that ran `owner`'s programs (once its last answer is in); the next
@@ -162,18 +139,11 @@ export class ProcessHost extends DefaultOwnerHost {
     this.current = this.spareChild = null;
   }
 
-  private async recordAs(
-    call: (module: string, fn: string, args: string[], deadlineMs: number, around?: [string, string]) => Promise<Answer>,
-    source: string,
-    program: string,
-    options: RecordOptions,
-  ): Promise<Recording> {
-    const limitS = options.timeLimit ?? TRACER_DEFAULT_LIMIT_S;
-    const modules = options.modules && Object.keys(options.modules).length > 0 ? options.modules : null;
-    const args = [source, program, recordOptionsJson(options)];
+  private async recordAs(owner: string, question: Extract<EngineQuestion, { kind: 'record' }>, json: string): Promise<Recording> {
+    const limitS = question.options.time_limit ?? TRACER_DEFAULT_LIMIT_S;
+    const { source, call: program } = question;
     try {
-      const around: [string, string] | undefined = modules ? [moduleFilesCode(modules), moduleFilesCleanup(modules)] : undefined;
-      return parseRecording(await call('ndb_tracer', 'record_json', args, limitS * 1000 + this.graceMs, around));
+      return parseAnswer('record', await this.call(owner, { kind: 'ask', question: json }, limitS * 1000 + this.graceMs, 'the program'));
     } catch (err) {
       const stopped = (message: string): Recording => ({ source, call: program, events: [], codes: [], stdout: '', exit: { status: 'timeout', message } });
       if (err instanceof HardStop) {
@@ -195,18 +165,11 @@ export class ProcessHost extends DefaultOwnerHost {
     }
   }
 
-  /** A function of an installed module, for `owner`; `around`: Python run just before and after
-   * it in the same process (setting up and taking away what the call needs). */
-  private async call(owner: string, module: string, fn: string, args: string[], deadlineMs: number, around?: [string, string]): Promise<Answer> {
+  /** One request of `owner`'s, in the process that serves it. */
+  private async call(owner: string, message: EngineMessage, deadlineMs: number, what: string): Promise<Answer> {
     const child = this.processFor(owner);
     await child.ready;
-    if (!around) return child.send({ kind: 'call', module, fn, args }, deadlineMs, fn);
-    await child.send({ kind: 'run', code: around[0] }, this.quickMs, 'setting up the program');
-    try {
-      return await child.send({ kind: 'call', module, fn, args }, deadlineMs, fn);
-    } finally {
-      if (!child.isGone) await child.send({ kind: 'run', code: around[1] }, this.quickMs, 'cleaning up').catch(() => undefined);
-    }
+    return child.send(message, deadlineMs, what);
   }
 
   /** The process that serves `owner` now: the current one if it is fresh or already theirs, else

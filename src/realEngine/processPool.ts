@@ -8,7 +8,7 @@
 // fresh one.
 
 import { DefaultOwnerHost } from './defaultOwnerHost';
-import type { PythonHost } from './pythonHost';
+import { hostFromAsk, type PythonHost } from './engineProtocol';
 import { DEFAULT_OWNER, ProcessHost, type ProcessHostOptions } from './processHost';
 
 export interface PoolOptions extends ProcessHostOptions {
@@ -42,21 +42,13 @@ export class ProcessPool extends DefaultOwnerHost {
   }
 
   forOwner(owner: string): PythonHost {
-    const on = <T>(task: (host: PythonHost) => Promise<T>): Promise<T> => this.use(owner, task);
-    return {
-      record: (source, call, options) => on((h) => h.record(source, call, options)),
-      codeLines: (source) => on((h) => h.codeLines(source)),
-      expressionError: (expr) => on((h) => h.expressionError(expr)),
-      evaluateOnLocals: (expr, locals) => on((h) => h.evaluateOnLocals(expr, locals)),
-      sameValue: (predicted, expected) => on((h) => h.sameValue(predicted, expected)),
-      firstArgument: (args) => on((h) => h.firstArgument(args)),
-      callArguments: (values) => on((h) => h.callArguments(values)),
+    return hostFromAsk((question) => this.use(owner, (h) => h.ask(question)), {
       forOwner: (other) => this.forOwner(other),
       release: async () => {
         for (const host of this.hosts) if (host.owner === owner) host.releaseOwner(owner);
         this.keepSpare();
       },
-    };
+    });
   }
 
   async close(): Promise<void> {

@@ -1,37 +1,59 @@
-// The real engine in the browser: Pyodide in a module worker, served by the app itself.
+// The real engine in the browser: Pyodide in a worker that a sandboxed frame starts (engineFrame.ts),
+// in the frame's opaque origin and under its Content-Security-Policy, which allows no request.
 //
-// Protocol (types in ./client.ts): the main thread sends `init` once (with the interrupt buffer,
-// when the page is cross-origin isolated), then `record` and `evaluate` requests; the worker
-// answers `ready` once loaded, and `recorded`/`evaluated` or `error` for each request, echoing its id.
-// Loading starts as soon as this script runs, not at `init`: the page may create the worker
-// before the code that talks to it has been evaluated (src/ui/prestart.ts). Nothing is posted
-// before `init`, so no answer reaches a worker object that nobody listens to yet.
+// Protocol (types in ./client.ts and ./engineFrameScript.ts): once the worker listens, the frame
+// passes on what the page sent, in the page's order: `boot` (where Pyodide's files are named),
+// `file` for each of them (a Blob, as soon as the page has read it), `restore`
+// (the interpreter an earlier start saved, or null), `init` (with the frame's interrupt buffer,
+// when the page is cross-origin isolated), and `record` and `evaluate` requests. The worker answers
+// `ready` once loaded, and `recorded`/`evaluated` or `error` for each request, echoing its id.
+// Nothing is posted to the page before `init`, so no answer reaches a worker object that nobody
+// listens to yet (the page may start a worker before the code that talks to it has been evaluated:
+// src/ui/prestart.ts).
 //
-// A warm start skips Python's own start: after the first load the worker keeps a memory snapshot
-// of the interpreter with the tracer imported (Pyodide's makeMemorySnapshot) in the Cache API,
-// and the next load restores it instead of starting Python again (measured in `npm run bench:web`).
-// The snapshot is read while pyodide.mjs is imported, and a restored interpreter keeps the tracer
-// it already holds (the snapshot's key names the tracer's source). A snapshot is used only when its
-// bytes have the SHA-256 digest stored with them.
+// Nothing is fetched: Pyodide reads its files through `fetch`, which here serves the Blobs the page
+// handed in (and is deleted before any program runs). A warm start skips Python's own start: the
+// page keeps a memory snapshot of an interpreter with the tracer imported (Pyodide's
+// makeMemorySnapshot), checks its bytes against their SHA-256 digest while the worker starts, and a
+// worker given one restores it instead of starting Python again (measured in `npm run bench:web`).
+// A worker given none (or one it cannot restore) takes a snapshot before any program can run and
+// posts it before `ready`; the page stores it, and takes one only before `ready`.
 //
 // Debugged code is untrusted: `import js` gives an empty namespace, and before the first program
-// runs the worker closes its own realm (workerLockdown.ts: no storage of the app's origin, no
-// network, no other realm, no code made from strings), and it answers only the page's own
-// messages. A worker records one program only (client.ts). Everything the worker needs afterwards (the page's channel, the
-// snapshot's cache) is held in this module's closures, out of Python's reach.
+// runs the worker also deletes from its realm what reaches storage, the network, other realms and
+// code from strings (workerLockdown.ts: a second lock; the frame's origin and policy are the
+// first), and it answers only its owner's messages. A worker records one program only (client.ts).
+// Everything the worker needs afterwards (its channel) is held in this module's closures, out of
+// Python's reach.
 
 import type { loadPyodide as LoadPyodide, PyodideInterface } from 'pyodide';
-import tracerSource from './tracer.py?raw';
-import type { EvaluationResult, WorkerRequest, WorkerResponse } from './client';
-import { installModule, RealEngine, sandboxJsGlobals, type RecordOptions } from './realEngine';
+import answersSource from './answers.py?raw';
+import type { EngineQuestion } from './engineProtocol';
+import type { WorkerResponse } from './workerProtocol';
+import { LISTENING, PYODIDE_FILES, type EngineBoot, type PyodideFile, type ToWorker } from './engineFrameScript';
+import { RealEngine, sandboxJsGlobals, type EngineSources, type RecordOptions } from './realEngine';
 import sandboxSource from './sandbox.py?raw';
+import sourceInfoSource from './sourceInfo.py?raw';
+import tracerSource from './tracer.py?raw';
 import valuesSource from './values.py?raw';
 import { closeCodeGeneration, closeRealm } from './workerLockdown';
 
+/** The engine's Python modules, bundled with this script (so the snapshot's name covers them). */
+const SOURCES: EngineSources = {
+  ndb_sandbox: sandboxSource,
+  ndb_tracer: tracerSource,
+  ndb_source_info: sourceInfoSource,
+  ndb_values: valuesSource,
+  ndb_answers: answersSource,
+};
+
+/** What the worker posts: the page's answers, the snapshot it made (before `ready`), and the
+ * frame's signal that it listens. */
+type Outgoing = WorkerResponse | { type: 'snapshot'; bytes: Blob } | { type: typeof LISTENING };
+
 interface WorkerScope {
-  postMessage(message: WorkerResponse): void;
-  addEventListener(type: 'message', listener: (ev: MessageEvent<WorkerRequest>) => void): void;
-  location: { href: string };
+  postMessage(message: Outgoing): void;
+  addEventListener(type: 'message', listener: (ev: MessageEvent<ToWorker>) => void): void;
 }
 
 const scope = self as unknown as WorkerScope;
@@ -39,12 +61,30 @@ const scope = self as unknown as WorkerScope;
 const postToPage = scope.postMessage.bind(scope);
 
 /** Messages held until `init` (the page listens from then on). */
-let outbox: WorkerResponse[] | null = [];
+let outbox: Outgoing[] | null = [];
 
-function post(msg: WorkerResponse): void {
+function post(msg: Outgoing): void {
   if (outbox) outbox.push(msg);
   else postToPage(msg);
 }
+
+let receiveBoot!: (boot: EngineBoot) => void;
+const booted = new Promise<EngineBoot>((resolve) => (receiveBoot = resolve));
+/** Pyodide's files, each as the page sends it. */
+const arrived = new Map<string, (blob: Blob) => void>();
+const files = new Map<string, Promise<Blob>>();
+function file(name: PyodideFile): Promise<Blob> {
+  let got = files.get(name);
+  if (!got) {
+    got = new Promise<Blob>((resolve) => arrived.set(name, resolve));
+    files.set(name, got);
+  }
+  return got;
+}
+
+let receiveRestore!: (snapshot: Blob | null) => void;
+/** The interpreter to restore, or null for a plain start. */
+const restore = new Promise<Blob | null>((resolve) => (receiveRestore = resolve));
 
 let receiveInit!: (interruptBuffer: Uint8Array | null) => void;
 const initialised = new Promise<Uint8Array | null>((resolve) => (receiveInit = resolve));
@@ -62,65 +102,21 @@ function describe(err: unknown): string {
   return String(err);
 }
 
-/** The folder the app serves Pyodide from, as an absolute URL (loadPyodide needs one). */
-function pyodideIndexURL(): string {
-  return new URL(`${import.meta.env.BASE_URL}pyodide/`, scope.location.href).href;
-}
-
-interface Loaded {
-  real: RealEngine;
-  /** values.py's evaluate_on_locals(expr, locals_json) -> JSON text. */
-  evaluateOnLocals: (expr: string, localsJson: string) => unknown;
-}
-
-/** The snapshot's cache, and the key that names what it holds: a new Pyodide, tracer or values
- * module makes a new key (and the older snapshot is deleted). */
-const SNAPSHOT_CACHE = 'ndb-pyodide-snapshot';
-
-function fnv(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return (h >>> 0).toString(16).padStart(8, '0');
-}
-
-/** Pyodide's snapshot options (underscored in its types: they are not its public API yet). */
-interface SnapshotOptions {
+/** Pyodide's options that its types do not list: its snapshot options (underscored: not its
+ * public API yet), and the module factory and lock file given instead of fetched. */
+interface MoreOptions {
   _makeSnapshot?: boolean;
   _loadSnapshot?: Uint8Array;
+  createPyodideModule?: unknown;
+  lockFileContents?: unknown;
 }
 
 type PyodideWithSnapshot = PyodideInterface & { makeMemorySnapshot?: () => Uint8Array };
 
-async function snapshotCache(): Promise<Cache | null> {
+/** The snapshot the page handed in, if any and if it can be read. */
+async function readSnapshot(given: Blob | null): Promise<Uint8Array | null> {
   try {
-    return typeof caches === 'undefined' ? null : await caches.open(SNAPSHOT_CACHE);
-  } catch {
-    return null; // storage blocked: load without one
-  }
-}
-
-/** The header that carries a stored snapshot's SHA-256 digest (hex). */
-const DIGEST_HEADER = 'X-Ndb-Sha256';
-
-async function sha256(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/** The stored snapshot, whichever it is (storeSnapshot keeps one): read before its expected key is
- * known, so that reading it overlaps importing Pyodide. Bytes that do not have the digest stored
- * with them (cut short, or written by anything but this worker) are not a snapshot. */
-async function readStoredSnapshot(cache: Cache | null): Promise<{ url: string; bytes: Uint8Array } | null> {
-  try {
-    const [request] = (await cache?.keys()) ?? [];
-    const hit = request ? await cache?.match(request) : undefined;
-    if (!request || !hit) return null;
-    const bytes = new Uint8Array(await hit.arrayBuffer());
-    if (hit.headers.get(DIGEST_HEADER) !== (await sha256(bytes))) {
-      await cache?.delete(request);
-      return null;
-    }
-    return { url: request.url, bytes };
+    return given ? new Uint8Array(await given.arrayBuffer()) : null;
   } catch {
     return null;
   }
@@ -135,61 +131,84 @@ function takeSnapshot(pyodide: PyodideWithSnapshot): Uint8Array | null {
   }
 }
 
-/** Keeps a snapshot for the next start, in place of any older one. */
-async function storeSnapshot(cache: Cache, url: string, bytes: Uint8Array): Promise<void> {
+/** Pyodide reads its wasm and its standard library with `fetch`: here that serves the files the
+ * page hands in (waiting for one that has not come yet), by their URLs under `indexURL`, and
+ * nothing else. */
+function serveFiles(indexURL: string): void {
+  const names = new Set<string>(PYODIDE_FILES);
+  const serve = async (input: RequestInfo | URL): Promise<Response> => {
+    const url = input instanceof Request ? input.url : String(input);
+    const name = url.startsWith(indexURL) ? url.slice(indexURL.length) : '';
+    if (!names.has(name)) throw new TypeError(`${url} is not one of Pyodide's files`);
+    const type = name.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
+    return new Response(await file(name as PyodideFile), { headers: { 'Content-Type': type } });
+  };
+  Object.defineProperty(self, 'fetch', { value: serve, writable: true, configurable: true, enumerable: true });
+}
+
+/** Imports a module handed in as a Blob (the policy allows scripts from blob: URLs only). */
+async function importBlob<T>(blob: Blob): Promise<T> {
+  const url = URL.createObjectURL(new Blob([blob], { type: 'text/javascript' }));
   try {
-    for (const old of await cache.keys()) if (old.url !== url) await cache.delete(old);
-    const headers = { 'Content-Type': 'application/octet-stream', [DIGEST_HEADER]: await sha256(bytes) };
-    await cache.put(url, new Response(bytes as Uint8Array<ArrayBuffer>, { headers }));
-  } catch {
-    // no room, or the interpreter cannot be snapshotted: the next start is a plain one
+    return (await import(/* @vite-ignore */ url)) as T;
+  } finally {
+    URL.revokeObjectURL(url);
   }
 }
 
-async function load(): Promise<Loaded> {
+async function load(): Promise<RealEngine> {
+  const boot = await booted;
   const started = performance.now();
-  const indexURL = pyodideIndexURL();
   post({ type: 'stage', stage: 'fetching' });
-  const caching = snapshotCache();
-  const stored = caching.then(readStoredSnapshot);
-  // Loaded at run time from the served copy, so that the JS and the wasm always match.
-  const mod = (await import(/* @vite-ignore */ `${indexURL}pyodide.mjs`)) as { loadPyodide: typeof LoadPyodide; version: string };
-  const cache = await caching;
-  const snapshotUrl = `${indexURL}ndb-snapshot-${fnv(`${mod.version}\0${tracerSource}\0${sandboxSource}\0${valuesSource}`)}.bin`;
-  const found = await stored;
-  const snapshot = found?.url === snapshotUrl ? found.bytes : null;
+  serveFiles(boot.indexURL);
+  const snapshotRead = restore.then(readSnapshot);
+  const [mod, asm, lock] = await Promise.all([
+    file('pyodide.mjs').then((blob) => importBlob<{ loadPyodide: typeof LoadPyodide }>(blob)),
+    file('pyodide.asm.mjs').then((blob) => importBlob<{ default: unknown }>(blob)),
+    file('pyodide-lock.json').then(async (blob) => JSON.parse(await blob.text()) as unknown),
+  ]);
+  const snapshot = await snapshotRead;
   post({ type: 'stage', stage: snapshot ? 'restoring' : 'starting' });
-  const options = { indexURL, jsglobals: sandboxJsGlobals(), stdout: () => undefined, stderr: () => undefined };
+  const options = {
+    indexURL: boot.indexURL,
+    createPyodideModule: asm.default,
+    lockFileContents: lock,
+    jsglobals: sandboxJsGlobals(),
+    stdout: () => undefined,
+    stderr: () => undefined,
+  };
+  const start = (more: MoreOptions) => mod.loadPyodide({ ...options, ...more } as Parameters<typeof LoadPyodide>[0] & MoreOptions) as Promise<PyodideWithSnapshot>;
   let pyodide: PyodideWithSnapshot;
   let fromSnapshot = false;
   try {
-    pyodide = await mod.loadPyodide({ ...options, ...(snapshot ? { _loadSnapshot: snapshot } : { _makeSnapshot: true }) } as Parameters<typeof LoadPyodide>[0] & SnapshotOptions);
+    pyodide = await start(snapshot ? { _loadSnapshot: snapshot } : { _makeSnapshot: true });
     fromSnapshot = snapshot !== null;
   } catch (err) {
     if (!snapshot) throw err;
-    // A snapshot this Pyodide cannot restore: forget it, start Python the plain way.
-    await cache?.delete(snapshotUrl).catch(() => undefined);
-    pyodide = await mod.loadPyodide({ ...options, _makeSnapshot: true } as Parameters<typeof LoadPyodide>[0] & SnapshotOptions);
+    // A snapshot this Pyodide cannot restore: start Python the plain way (and make a new one).
+    pyodide = await start({ _makeSnapshot: true });
   }
   // A restored interpreter would replay the snapshot's random state (Pyodide's start imports
   // `random`): seed it afresh, as a plain start does. (str hashes keep the snapshot's seed.)
   if (fromSnapshot) pyodide.runPython('import random\nrandom.seed()');
   post({ type: 'stage', stage: 'tracer' });
-  const real = await RealEngine.create(pyodide, { tracer: tracerSource, sandbox: sandboxSource }, { keepLoaded: fromSnapshot });
-  installModule(pyodide, 'ndb_values', valuesSource, { keepLoaded: fromSnapshot });
-  const values = pyodide.pyimport('ndb_values') as unknown as { evaluate_on_locals: Loaded['evaluateOnLocals'] };
+  const real = await RealEngine.create(pyodide, SOURCES, { keepLoaded: fromSnapshot });
   const version = pyodide.runPython('import sys; sys.version.split()[0]');
   // Taken before the interrupt buffer is set (a snapshot holds no JavaScript objects) and before
   // the first program runs, so that every start begins from the same clean interpreter.
-  const made = !fromSnapshot && cache ? takeSnapshot(pyodide) : null;
+  const made = fromSnapshot ? null : takeSnapshot(pyodide);
   const interruptBuffer = await initialised;
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
+  Reflect.deleteProperty(self, 'fetch');
   const open = [
     ...closeRealm(self),
     // one function of each kind, made here: their constructors are this realm's code makers
     ...closeCodeGeneration(self, [function () {}, async function () {}, function* () {}, async function* () {}]),
   ];
   if (open.length > 0) throw new Error(`the Python worker could not close ${open.join(', ')} to debugged code`);
+  // Before `ready`: the page takes a snapshot only from a worker that has not said it yet. As a
+  // Blob, which crosses to the page without being copied on its way.
+  if (made) post({ type: 'snapshot', bytes: new Blob([made as Uint8Array<ArrayBuffer>]) });
   post({
     type: 'ready',
     loadMs: Math.round(performance.now() - started),
@@ -197,33 +216,38 @@ async function load(): Promise<Loaded> {
     interruptible: interruptBuffer !== null,
     fromSnapshot,
   });
-  // Stored while the first program runs: the write never delays the start.
-  if (made && cache) void storeSnapshot(cache, snapshotUrl, made);
-  return { real, evaluateOnLocals: (expr, localsJson) => values.evaluate_on_locals(expr, localsJson) };
+  return real;
 }
 
-const engine: Promise<Loaded> = load();
+const engine: Promise<RealEngine> = load();
 engine.catch((err: unknown) => post({ type: 'error', id: null, message: `Python could not be loaded: ${describe(err)}` }));
 
-scope.addEventListener('message', (ev: MessageEvent<WorkerRequest>) => {
-  // Only the page's messages: a program that reached this realm could dispatch events of its own
+scope.addEventListener('message', (ev: MessageEvent<ToWorker>) => {
+  // Only the owner's messages: a program that reached this realm could dispatch events of its own
   // to make this worker answer requests the page never sent.
   if (!ev.isTrusted) return;
   const msg = ev.data;
   switch (msg.type) {
+    case 'boot':
+      receiveBoot(msg);
+      return;
+    case 'file':
+      void file(msg.name);
+      arrived.get(msg.name)?.(msg.blob);
+      return;
+    case 'restore':
+      receiveRestore(msg.snapshot);
+      return;
     case 'init':
       onInit(msg.interruptBuffer);
       return;
-    case 'record':
-      void record(msg.id, msg.source, msg.call, msg.options);
-      return;
-    case 'evaluate':
-      void evaluate(msg.id, msg.expr, msg.locals);
+    case 'ask':
+      void answer(msg.id, msg.question);
       return;
   }
 });
 
-async function loaded(id: number): Promise<Loaded | null> {
+async function loaded(id: number): Promise<RealEngine | null> {
   try {
     return await engine;
   } catch (err) {
@@ -232,27 +256,18 @@ async function loaded(id: number): Promise<Loaded | null> {
   }
 }
 
-async function evaluate(id: number, expr: string, locals: Record<string, string>): Promise<void> {
-  const py = await loaded(id);
-  if (!py) return;
+async function answer(id: number, question: EngineQuestion): Promise<void> {
+  const real = await loaded(id);
+  if (!real) return;
+  const started = performance.now();
   try {
-    const text = py.evaluateOnLocals(expr, JSON.stringify(locals));
-    if (typeof text !== 'string') throw new Error('no answer');
-    post({ type: 'evaluated', id, result: JSON.parse(text) as EvaluationResult });
+    const result = real.ask(question);
+    post({ type: 'answered', id, kind: question.kind, answer: result, elapsedMs: Math.round(performance.now() - started) });
   } catch (err) {
-    post({ type: 'error', id, message: `The expression could not be evaluated: ${describe(err)}` });
+    post({ type: 'error', id, message: question.kind === 'record' ? `The tracer failed: ${describe(err)}` : `The engine could not answer: ${describe(err)}` });
   }
 }
 
-async function record(id: number, source: string, call: string, options: RecordOptions): Promise<void> {
-  const py = await loaded(id);
-  if (!py) return;
-  const real = py.real;
-  const started = performance.now();
-  try {
-    const recording = real.record(source, call, options);
-    post({ type: 'recorded', id, recording, elapsedMs: Math.round(performance.now() - started) });
-  } catch (err) {
-    post({ type: 'error', id, message: `The tracer failed: ${describe(err)}` });
-  }
-}
+// The frame hands over Pyodide's files once this is heard (a message sent before the module had
+// a listener would be lost).
+postToPage({ type: LISTENING });

@@ -1,86 +1,36 @@
-// The real engine: the tracer running in Pyodide. Used by the browser worker and by Node (CLI,
-// tests); the caller loads Pyodide and the tracer's source its own way.
+// The real engine in one Pyodide: the engine's Python modules installed, and questions answered
+// through answers.py. Used by the browser worker and by Node's tests and training tracer; the
+// caller loads Pyodide and the modules' sources its own way. (The Node faces run it in a process
+// of their own: processHost.ts.)
 
 import type { PyodideInterface } from 'pyodide';
 import type { Recording } from '../core/trace';
-import type { Edit } from '../core/whatIf';
+import { parseAnswer, type AnswerTo, type EngineQuestions, type QuestionKind } from './engineProtocol';
+import { tracerOptions, type RecordOptions } from './recordOptions';
 
-export interface RecordOptions {
-  /** The event budget; the program is stopped past it (default 10,000). */
-  maxEvents?: number;
-  /** Longest repr kept for a value, in characters. */
-  maxRepr?: number;
-  /** Wall-clock limit in seconds, checked by the tracer between events. */
-  timeLimit?: number;
-  /** What-if: assignments made in the live frame at given events (core/whatIf.ts). */
-  edits?: readonly Edit[];
-  /** Breakpoint conditions (line → Python expression), evaluated in the frame. */
-  conditions?: Readonly<Record<number, string>>;
-  /** Watch expressions, evaluated in the frame at every event. */
-  watch?: readonly string[];
-  /** Other modules of the program (name → source), importable while it runs: written into
-   * Python's own memory, never read from the host by the engine. */
-  modules?: Readonly<Record<string, string>>;
-  /** The program's input: `input()` reads it one line per call, echoed into the output, and
-   * raises EOFError past its end. Absent: `input()` is refused with a message. */
-  stdin?: string;
-}
-
-const USER_MODULES_DIR = '/ndb_program';
-
-/** Python that makes `modules` importable for the next run (and forgets earlier ones). */
-export function moduleFilesCode(modules: Readonly<Record<string, string>>): string {
-  const names = JSON.stringify(Object.keys(modules));
-  return [
-    'import os, sys, importlib, shutil',
-    `shutil.rmtree(${JSON.stringify(USER_MODULES_DIR)}, ignore_errors=True)`,
-    `os.makedirs(${JSON.stringify(USER_MODULES_DIR)}, exist_ok=True)`,
-    `for _ndb_name, _ndb_text in ${JSON.stringify(modules)}.items():`,
-    `    with open(f"${USER_MODULES_DIR}/{_ndb_name}.py", "w", encoding="utf-8") as _ndb_file: _ndb_file.write(_ndb_text)`,
-    `for _ndb_name in ${names}: sys.modules.pop(_ndb_name, None)`,
-    `if ${JSON.stringify(USER_MODULES_DIR)} not in sys.path: sys.path.insert(0, ${JSON.stringify(USER_MODULES_DIR)})`,
-    'importlib.invalidate_caches()',
-  ].join('\n');
-}
-
-/** Python that takes the modules of `moduleFilesCode` away again after the run. */
-export function moduleFilesCleanup(modules: Readonly<Record<string, string>>): string {
-  return [
-    'import sys, shutil',
-    `for _ndb_name in ${JSON.stringify(Object.keys(modules))}: sys.modules.pop(_ndb_name, None)`,
-    `shutil.rmtree(${JSON.stringify(USER_MODULES_DIR)}, ignore_errors=True)`,
-    `if ${JSON.stringify(USER_MODULES_DIR)} in sys.path: sys.path.remove(${JSON.stringify(USER_MODULES_DIR)})`,
-  ].join('\n');
-}
+export type { RecordOptions };
 
 const MODULE_DIR = '/ndb';
 
-/** The engine's Python: the tracer and the sandbox it runs programs in (sandbox.py). */
-export interface EngineSources {
-  tracer: string;
-  sandbox: string;
-}
+/** The engine's Python modules, by the names they import each other by, in the order they are
+ * installed (each imports only those before it). */
+export const ENGINE_MODULES = ['ndb_sandbox', 'ndb_tracer', 'ndb_source_info', 'ndb_values', 'ndb_answers'] as const;
+
+export type EngineModule = (typeof ENGINE_MODULES)[number];
+
+/** Each module's file, under src/realEngine/. */
+export const ENGINE_MODULE_FILES: Readonly<Record<EngineModule, string>> = {
+  ndb_sandbox: 'sandbox.py',
+  ndb_tracer: 'tracer.py',
+  ndb_source_info: 'sourceInfo.py',
+  ndb_values: 'values.py',
+  ndb_answers: 'answers.py',
+};
+
+/** The engine's Python, each module's source by its name. */
+export type EngineSources = Readonly<Record<EngineModule, string>>;
 
 type PyCallable = ((...args: unknown[]) => unknown) & { destroy?: () => void };
-
-/** The tracer's options as the JSON record_json reads. */
-export function recordOptionsJson(options: RecordOptions): string {
-  const py: Record<string, unknown> = {};
-  if (options.maxEvents !== undefined) py.max_events = options.maxEvents;
-  if (options.maxRepr !== undefined) py.max_repr = options.maxRepr;
-  if (options.timeLimit !== undefined) py.time_limit = options.timeLimit;
-  if (options.edits?.length) py.edits = options.edits;
-  if (options.conditions && Object.keys(options.conditions).length > 0) py.conditions = options.conditions;
-  if (options.watch?.length) py.watch = options.watch;
-  if (options.stdin !== undefined) py.stdin = options.stdin;
-  return JSON.stringify(py);
-}
-
-/** record_json's answer as a recording. */
-export function parseRecording(text: unknown): Recording {
-  if (typeof text !== 'string') throw new Error('the tracer returned no JSON');
-  return JSON.parse(text) as Recording;
-}
 
 /** What user code sees as the `js` module: an empty namespace with no prototype, so that no
  * property of it leads to the JavaScript global object (loadPyodide's `jsglobals`). */
@@ -91,26 +41,24 @@ export function sandboxJsGlobals(): object {
 export class RealEngine {
   private constructor(
     readonly pyodide: PyodideInterface,
-    private readonly recordJson: PyCallable,
+    private readonly answer: PyCallable,
   ) {}
 
-  /** Installs the sandbox and the tracer; `options.keepLoaded` for an interpreter restored from a
+  /** Installs the engine's modules; `options.keepLoaded` for an interpreter restored from a
    * snapshot that holds them. */
   static async create(pyodide: PyodideInterface, sources: EngineSources, options: InstallOptions = {}): Promise<RealEngine> {
-    installModule(pyodide, 'ndb_sandbox', sources.sandbox, options);
-    installModule(pyodide, 'ndb_tracer', sources.tracer, options);
-    const tracer = pyodide.pyimport('ndb_tracer') as unknown as { record_json: PyCallable };
-    return new RealEngine(pyodide, tracer.record_json);
+    for (const name of ENGINE_MODULES) installModule(pyodide, name, sources[name], options);
+    const answers = pyodide.pyimport('ndb_answers') as unknown as { answer: PyCallable };
+    return new RealEngine(pyodide, answers.answer);
+  }
+
+  /** One question of engineProtocol.ts, answered in this interpreter. */
+  ask<K extends QuestionKind>(question: { kind: K } & EngineQuestions[K]['ask']): AnswerTo<K> {
+    return parseAnswer(question.kind, this.answer(JSON.stringify(question)));
   }
 
   record(source: string, call: string, options: RecordOptions = {}): Recording {
-    const modules = options.modules && Object.keys(options.modules).length > 0 ? options.modules : null;
-    if (modules) this.pyodide.runPython(moduleFilesCode(modules));
-    try {
-      return parseRecording(this.recordJson(source, call, recordOptionsJson(options)));
-    } finally {
-      if (modules) this.pyodide.runPython(moduleFilesCleanup(modules));
-    }
+    return this.ask({ kind: 'record', source, call, options: tracerOptions(options) });
   }
 }
 

@@ -1,16 +1,17 @@
-// The Python worker's JavaScript realm, closed before any program runs. A debugged program that
-// gets past Python's own sandbox (sandbox.py) and reaches JavaScript finds no storage of the app's
-// origin (CacheStorage holds the service worker's copy of the app, IndexedDB and the Cache API
-// hold the Pyodide snapshot), no way to send a request, and no way to start another realm that
-// would have them again. The worker keeps what it needs in its own closures (the channel to the
-// page, the snapshot's cache), which no object reachable from Python leads to.
+// The Python worker's JavaScript realm, closed name by name before any program runs: the second
+// lock. The first closes the realm as a whole: the worker runs in a sandboxed frame's opaque origin
+// under a policy that allows no request (engineFrame.ts, workerPolicy.ts), so a program that gets
+// past Python's own sandbox (sandbox.py) and reaches JavaScript finds no storage of the app's
+// origin and cannot send a request, whatever names are left. This lock takes those names away as
+// well (should the first ever be missing, e.g. in a browser that does not apply the frame's
+// policy to its worker), with every way to start another realm and to make code from a string.
+// The worker keeps what it needs in its own closures (its channel), which no object reachable from
+// Python leads to.
 //
 // Deleting works because these are configurable properties of the global object, its prototypes
 // and the navigator; a realm has no other copy of them. Code made from strings goes too (eval, the
 // constructors of every kind of function, timers given a string): a script could otherwise write
-// `import()` of another origin, which no global deletion reaches. The script's
-// Content-Security-Policy (vite.config.ts, sw.ts) forbids the same, but only where a server or the
-// service worker sends it: a first visit to a host that cannot send headers has none.
+// `import()` of another origin, which no global deletion reaches.
 
 /** Globals that reach storage, the network or another realm. */
 export const CLOSED_GLOBALS: readonly string[] = [
@@ -41,7 +42,7 @@ export const CLOSED_GLOBALS: readonly string[] = [
 ];
 
 /** Properties of `navigator` that reach the origin's storage, locks or service worker. */
-export const CLOSED_NAVIGATOR: readonly string[] = ['storage', 'locks', 'serviceWorker', 'sendBeacon', 'permissions'];
+export const CLOSED_NAVIGATOR: readonly string[] = ['storage', 'storageBuckets', 'locks', 'serviceWorker', 'sendBeacon', 'permissions'];
 
 /** Deletes `names` from an object and every object on its prototype chain (below Object). */
 function deleteEverywhere(target: object | null | undefined, names: readonly string[]): string[] {

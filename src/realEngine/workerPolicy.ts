@@ -1,13 +1,22 @@
-// The Content-Security-Policy of the Python worker's script, sent by the servers (vite.config.ts)
-// and added by the service worker (sw.ts, for hosts that cannot send headers): the second lock
-// beside the closed realm (workerLockdown.ts). No eval or Function(text) (Pyodide needs neither),
-// scripts and connections of the app's own origin only (Pyodide's files), WebAssembly allowed,
-// nothing else.
+// The Content-Security-Policy of the frame that hosts the Python worker (engineFrame.ts). It is a
+// meta tag in the frame's own document (an `srcdoc`), so it holds on every host, whether or not the
+// server or the service worker sends headers; the worker inherits it (a worker made from a blob:
+// URL takes its creator's policy), together with the frame's opaque origin.
+//
+// What it allows is what the engine needs and nothing else: the frame's one inline script (by a
+// nonce: a hash would need crypto.subtle, which a page embedded in an insecure context lacks),
+// scripts and workers from blob: URLs (Pyodide's JavaScript and the engine's own, handed in
+// by the page as Blobs) and WebAssembly. No connection of any kind (fetch, XMLHttpRequest,
+// WebSocket, EventSource, WebTransport, beacons), no image, font, media, frame, form target or base
+// URL: the realm cannot send a request, whatever names it still holds.
 
-export const PYTHON_WORKER_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'";
-
-/** Whether a path is the Python worker's script: `src/realEngine/pyodide.worker.ts` in the dev
- * server, `assets/pyodide.worker-HASH.js` once built. */
-export function isPythonWorkerScript(pathname: string): boolean {
-  return /\/pyodide\.worker(?:-[\w-]+)?\.(?:js|ts)$/.test(pathname);
+/** The policy for a frame whose one inline script carries `nonce` (base64). */
+export function engineFramePolicy(nonce: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}' blob: 'wasm-unsafe-eval'`,
+    'worker-src blob:',
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
 }

@@ -11,22 +11,24 @@ import type { ParseResult } from '../core/format';
 import type { BreakCondition } from '../core/navigator';
 import type { DebugState } from '../core/state';
 import type { Position, Recording, WatchValue } from '../core/trace';
-import type { Edit } from '../core/whatIf';
-import { NeuralSession } from '../neuralEngine/neuralSession';
+import { EditError, type Edit } from '../core/whatIf';
+import { LocalModelHistory } from '../neuralEngine/modelHistory';
 import type { StatePredictor } from '../neuralEngine/predictor';
-import type { RecordOptions } from '../realEngine/realEngine';
-import type { PythonHost } from '../realEngine/pythonHost';
+import type { PythonHost } from '../realEngine/engineProtocol';
+import type { RecordOptions } from '../realEngine/recordOptions';
+import { checkGuesses, guessProblem, type Candidate, type GuessReport } from './guesses';
 import { cliState, NeuralFollower, type FollowedStep } from './neuralFollower';
-import { guessedCallMaker } from '../core/callBuilder';
 import { ProgramError, startProblem } from './programSession';
+import { LIVE_LIMITS } from '../core/limits';
+
+export type { Candidate, GuessReport };
 
 export type EngineName = 'real' | 'neural' | 'both';
 
 export const ENGINES: readonly EngineName[] = ['real', 'neural', 'both'];
 
-/** What every run of a live session gets, as in the app: an endless loop ends at the event
- * budget, a long computation at the time limit (seconds). */
-export const LIVE_LIMITS = { maxEvents: 10_000, maxRepr: 1_000, timeLimit: 8 } as const;
+/** What every run of a live session gets, as in the app (core/limits.ts). */
+export { LIVE_LIMITS };
 
 /** The model, for engines `neural` and `both` (and for predictions asked of a real session). */
 export interface LiveModel {
@@ -41,27 +43,12 @@ export interface LiveOptions {
   /** Names the program in a syntax error's message. */
   file?: string;
   limits?: Partial<Pick<RecordOptions, 'maxEvents' | 'timeLimit' | 'maxRepr' | 'modules' | 'stdin'>>;
+  /** Watch expressions every run evaluates at every event (the recording's `watch`). */
+  watch?: readonly string[];
 }
 
 /** A request the session cannot answer where it stands (the session is unchanged). */
 export class SessionError extends Error {}
-
-export interface Candidate {
-  call: string;
-  /** The call, run, returns the value observed at the return. */
-  verified: boolean;
-  /** What the call returned, or why it could not run. */
-  got?: string;
-}
-
-/** What guess_inputs drew: the calls it could build and run, and how many it could not use
- * (the model wrote no call, or left out an argument) or had already. */
-export interface GuessReport {
-  candidates: Candidate[];
-  drawn: number;
-  duplicates: number;
-  unusable: number;
-}
 
 export interface Predicted {
   predicted: ParseResult;
@@ -75,7 +62,7 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export class LiveSession {
   readonly real: DebugSession;
-  readonly follower: NeuralFollower | null;
+  private follower: NeuralFollower | null = null;
   /** The model's state for the current stop, when the move here was predicted. */
   private lastStep: FollowedStep | undefined;
   private lastWasEdit = false;
@@ -85,6 +72,8 @@ export class LiveSession {
   private watched = new Map<string, Recording>();
   private watchedFor: Recording | null = null;
   private readonly limits: Pick<RecordOptions, 'maxEvents' | 'timeLimit' | 'maxRepr' | 'modules' | 'stdin'>;
+  /** The watch expressions the recording was made with (event.watch follows their order). */
+  private watchList: string[];
 
   private constructor(
     /** The engine as this session's owner sees it (one owner, one interpreter). */
@@ -98,24 +87,47 @@ export class LiveSession {
     this.limits = { ...LIVE_LIMITS, ...options.limits };
     this.breakLines = [...new Set(options.breakpoints ?? [])].sort((a, b) => a - b);
     this.conditions = new Map(options.conditions ?? []);
+    this.watchList = [...(options.watch ?? [])];
     this.real = new DebugSession(rec, this.breakLines, this.conditions);
-    if (engine === 'real') this.follower = null;
-    else {
-      if (!options.model) throw new Error(`engine '${engine}' needs a model`);
-      this.follower = new NeuralFollower(options.model.predictor, this.real, engine, this.breakLines);
-    }
+  }
+
+  /** Records the program as it is, whatever its end (a syntax error, a bad call, a condition that
+   * does not parse): the app shows those where they happened. */
+  static async record(host: PythonHost, source: string, call: string, options: LiveOptions): Promise<LiveSession> {
+    return LiveSession.fromRecording(host, source, call, await host.record(source, call, LiveSession.firstRunOptions(options)), options);
+  }
+
+  /** What the first run of a session is recorded with (for a caller that records it itself). */
+  static firstRunOptions(options: LiveOptions): RecordOptions {
+    const watch = options.watch?.length ? { watch: options.watch } : {};
+    return { ...LIVE_LIMITS, ...options.limits, ...watch, conditions: conditionTexts(options.conditions ?? new Map()) };
+  }
+
+  /** A session over a recording made with `firstRunOptions(options)` (the engine model-less). */
+  static fromRecording(host: PythonHost, source: string, call: string, rec: Recording, options: LiveOptions): LiveSession {
+    return new LiveSession(host, source, call, rec, options.engine, options);
   }
 
   /** Records the program; throws ProgramError when it cannot start (syntax error, bad call). */
   static async start(host: PythonHost, source: string, call: string, options: LiveOptions): Promise<LiveSession> {
-    const limits = { ...LIVE_LIMITS, ...options.limits };
-    const rec = await host.record(source, call, { ...limits, conditions: conditionTexts(options.conditions ?? new Map()) });
+    const recorded = await LiveSession.record(host, source, call, options);
+    const rec = recorded.recording;
     if (rec.exit.status === 'edit_error') throw new ProgramError(rec.exit.message ?? 'a breakpoint condition is not a Python expression');
     const problem = startProblem(rec, options.file);
     if (problem) throw new ProgramError(problem);
     // e.g. a call of a name the program does not define: there is no stop to show.
     if (rec.events.length === 0 && rec.exit.status !== 'normal') throw new ProgramError(rec.exit.message ?? `the program ended at once (${rec.exit.status})`);
-    return new LiveSession(host, source, call, rec, options.engine, options);
+    const live = recorded;
+    if (options.engine !== 'real') {
+      if (!options.model) throw new Error(`engine '${options.engine}' needs a model`);
+      live.follower = await NeuralFollower.start(new LocalModelHistory(options.model.predictor), options.engine, live.real, live.breakLines);
+    }
+    return live;
+  }
+
+  /** Whether the model follows the session (engines neural and both). */
+  get followed(): boolean {
+    return this.follower !== null;
   }
 
   get state(): DebugState {
@@ -144,20 +156,61 @@ export class LiveSession {
     return cliState(this.engine, this.real.state, this.lastStep, this.lastWasEdit);
   }
 
+  /** The watch expressions the recording was made with. */
+  get watches(): readonly string[] {
+    return this.watchList;
+  }
+
+  /** The edits the current recording was made with. */
+  get edits(): readonly Edit[] {
+    return this.real.history.edits;
+  }
+
+  /** Whether `action` would move the debugger from here (a button that would not is disabled),
+   * with `breakpoints` (default the session's) as they would be set. */
+  canDo(action: Action, breakpoints: readonly number[] = this.breakLines): boolean {
+    if (this.recording.events.length === 0) return false;
+    const fork = this.real.fork();
+    syncBreakLines(fork, breakpoints, this.conditions);
+    const from = fork.position;
+    const recording = fork.recording;
+    return fork.apply(action) !== from || fork.recording !== recording;
+  }
+
+  /** Records the program again evaluating `watch` at every event, at the same stop; throws
+   * SessionError (nothing changed) when a run fails. */
+  async setWatches(watch: readonly string[]): Promise<void> {
+    const before = this.watchList;
+    this.watchList = [...watch];
+    try {
+      await this.rerecord();
+    } catch (err) {
+      this.watchList = before;
+      throw err;
+    }
+  }
+
+  /** The same run recorded again (conditions or watches changed): the states stay the same. */
+  private async rerecord(): Promise<void> {
+    await this.real.rerecord(async (edits) => {
+      const rec = await this.rerun(edits);
+      if (rec.exit.status === 'edit_error') throw new SessionError(rec.exit.message ?? 'the program could not run with it');
+      return rec;
+    });
+    this.follower?.rerecorded(this.real);
+  }
+
   /** A debugger action; with the model on, it predicts the stop first. */
   async act(action: Action): Promise<void> {
-    if (this.follower) this.lastStep = await this.follower.act(this.real, action);
-    else {
-      this.real.apply(action);
-      this.lastStep = undefined;
-    }
+    this.real.apply(action);
+    this.lastStep = this.follower ? ((await this.follower.follow(action, this.real)) ?? undefined) : undefined;
     this.lastWasEdit = false;
   }
 
   /** What-if: `name = expr` at the current stop (throws EditError, the session unchanged). */
   async edit(name: string, expr: string): Promise<void> {
     await this.real.edit(name, expr, this.rerun);
-    this.follower?.edited(this.real);
+    await this.follower?.edited(this.real);
     this.lastStep = undefined;
     this.lastWasEdit = true;
   }
@@ -168,11 +221,33 @@ export class LiveSession {
   }
 
   /** A move that is no single model action (reverse continue, back to an outer frame's call). */
-  jump(pos: Position): void {
+  async jump(pos: Position): Promise<void> {
     this.real.jump(pos);
-    this.follower?.restart(this.real);
+    await this.follower?.restart(this.real);
     this.lastStep = undefined;
     this.lastWasEdit = false;
+  }
+
+  /** Replaces the breakpoint lines, their conditions as they are (no run needed); a breakpoint
+   * set while stopped behaves as pdb's `break`. */
+  setBreakLines(lines: readonly number[]): void {
+    const next = [...new Set(lines)].sort((a, b) => a - b);
+    for (const line of [...this.conditions.keys()]) if (!next.includes(line)) this.conditions.delete(line);
+    syncBreakLines(this.real, next, this.conditions);
+    this.breakLines = next;
+    this.follower?.setBreakpoints(next);
+  }
+
+  /** The condition of a breakpoint line. */
+  conditionOf(line: number): BreakCondition | undefined {
+    return this.conditions.get(line);
+  }
+
+  /** A link's edit, made again where its sender made it; throws EditError when it cannot be. */
+  async replayEdit(edit: Edit): Promise<void> {
+    this.real.jump(edit.at);
+    if (this.real.position !== edit.at) throw new EditError(`the program has no stop ${edit.at}`);
+    await this.edit(edit.name, edit.expr);
   }
 
   /** Replaces the breakpoints; a breakpoint set while stopped behaves as pdb's `break`. When the
@@ -185,22 +260,14 @@ export class LiveSession {
     this.conditions = new Map([...conditions].filter(([line]) => next.includes(line)));
     if (JSON.stringify(conditionTexts(this.conditions)) !== oldTexts) {
       try {
-        await this.real.rerecord(async (edits) => {
-          const rec = await this.rerun(edits);
-          if (rec.exit.status === 'edit_error') throw new SessionError(rec.exit.message ?? 'a condition is not a Python expression');
-          return rec;
-        });
+        await this.rerecord();
       } catch (err) {
         this.conditions = oldConditions;
         throw err;
       }
-      this.follower?.rerecorded(this.real);
     }
     // The re-run may have replaced the navigator: take it now.
-    const nav = this.real.navigator;
-    for (const line of [...nav.breakpoints]) if (!next.includes(line)) nav.removeBreakpoint(line);
-    for (const line of next) if (!nav.breakpoints.has(line)) nav.addBreakpoint(line);
-    for (const line of new Set([...oldConditions.keys(), ...this.conditions.keys(), ...next])) nav.setCondition(line, this.conditions.get(line));
+    syncBreakLines(this.real, next, this.conditions);
     this.breakLines = next;
     this.follower?.setBreakpoints(next);
   }
@@ -242,8 +309,9 @@ export class LiveSession {
     if (this.follower) p = await this.follower.predict(action);
     else {
       if (!model) throw new SessionError('no model is loaded');
-      const session = new NeuralSession(model.predictor, this.recording, this.position, this.breakLines);
-      p = await session.predict(action);
+      const history = new LocalModelHistory(model.predictor);
+      await history.begin(this.recording, this.position, this.breakLines);
+      p = await history.peek(action, this.breakLines);
     }
     const fork = this.real.fork();
     fork.apply(action);
@@ -254,38 +322,18 @@ export class LiveSession {
    * predicted arguments as the function takes them (its parameters, in order; a method through
    * its predicted object) and run to see whether it returns the value observed here. */
   async guessInputs(model: LiveModel, k: number, temperature = 0.8): Promise<GuessReport> {
-    const here = this.recording.events[this.position];
-    if (!here || here.event !== 'return' || here.raising) {
-      throw new SessionError('guess_inputs works at a return: step to one first (e.g. step_return)');
-    }
-    const observed = here.value ?? 'None';
-    const makeCall = guessedCallMaker(this.recording, this.position);
-    const session = new NeuralSession(model.predictor, this.recording, this.position, []);
-    const report: GuessReport = { candidates: [], drawn: 0, duplicates: 0, unusable: 0 };
-    const calls = new Set<string>();
-    for (let i = 0; i < k; i++) {
-      report.drawn++;
-      const p = await session.predict({ kind: 'inv_step_call' }, { temperature });
-      const call = makeCall(p.state);
-      if (call === null) {
-        report.unusable++;
-        continue;
-      }
-      if (calls.has(call)) {
-        report.duplicates++;
-        continue;
-      }
-      calls.add(call);
-      const check = await this.host.record(this.source, call, { maxEvents: 20_000, timeLimit: 5, maxRepr: this.limits.maxRepr });
-      // a predicted value that is not an expression (a repr such as `<Account object at …>`)
-      // makes no call that can run: the tracer says so, and it is not offered
-      if (check.exit.status === 'call_error') report.unusable++;
-      else if (check.exit.status === 'normal') {
-        const got = check.exit.value ?? 'None';
-        report.candidates.push({ call, verified: got === observed, got });
-      } else report.candidates.push({ call, verified: false, got: check.exit.message ?? check.exit.status });
-    }
-    return report;
+    const problem = guessProblem(this.recording, this.position);
+    if (problem) throw new SessionError(problem);
+    const history = new LocalModelHistory(model.predictor);
+    await history.begin(this.recording, this.position, []);
+    const samples = await history.sample(this.position, { kind: 'inv_step_call' }, k, temperature);
+    return this.checkGuesses(samples.map((p) => p.state));
+  }
+
+  /** The calls that predicted states (sampled at this return by inv_step_call) make, each run to
+   * see whether it returns the value observed here; `onChange` hears the verdicts as they come. */
+  checkGuesses(predicted: readonly ParseResult[], onChange?: (candidates: readonly Candidate[]) => void): Promise<GuessReport> {
+    return checkGuesses(this.host, { source: this.source, options: this.limits }, this.recording, this.position, predicted, onChange);
   }
 
   private readonly rerun = async (edits: readonly Edit[]): Promise<Recording> => {
@@ -296,7 +344,22 @@ export class LiveSession {
   };
 
   private recordOptions(edits: readonly Edit[]): RecordOptions {
-    return { ...this.limits, edits, conditions: conditionTexts(this.conditions) };
+    return { ...this.limits, edits, conditions: conditionTexts(this.conditions), ...(this.watchList.length ? { watch: this.watchList } : {}) };
+  }
+}
+
+/** Breakpoints set while stopped behave as pdb's `break` (see Navigator.addBreakpoint); a line
+ * that is no breakpoint keeps no condition. */
+function syncBreakLines(debug: DebugSession, lines: readonly number[], conditions: ReadonlyMap<number, BreakCondition>): void {
+  const nav = debug.navigator;
+  for (const line of [...nav.breakpoints]) {
+    if (lines.includes(line)) continue;
+    nav.removeBreakpoint(line);
+    nav.setCondition(line, undefined);
+  }
+  for (const line of lines) {
+    if (!nav.breakpoints.has(line)) nav.addBreakpoint(line);
+    nav.setCondition(line, conditions.get(line));
   }
 }
 

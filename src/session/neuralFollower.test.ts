@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAction } from '../core/actions';
 import { DebugSession } from '../core/debugSession';
 import type { Recording, TraceEvent } from '../core/trace';
+import { LocalModelHistory } from '../neuralEngine/modelHistory';
 import type { CompleteOptions, Completion, StatePredictor } from '../neuralEngine/predictor';
 import { cliState, NeuralFollower } from './neuralFollower';
 
@@ -33,14 +34,16 @@ describe('NeuralFollower', () => {
   it('predicts, then moves the real session; both mode keeps the real history', async () => {
     const predictor = standIn('garbage');
     const real = new DebugSession(rec);
-    const follower = new NeuralFollower(predictor, real, 'both');
-    const step = await follower.act(real, parseAction('step_into'));
+    const follower = await NeuralFollower.start(new LocalModelHistory(predictor), 'both', real);
+    real.apply(parseAction('step_into'));
+    const step = (await follower.follow(parseAction('step_into'), real))!;
     expect(real.position).toBe(1);
     expect(step.comparison.match).toBe(false);
     expect(cliState('both', real.state, step)).toMatchObject({ real: { event: 'line' }, neural: { event: 'unparseable', confidence: 0 }, match: false });
     // the first stop is given, not predicted: certain
     expect(cliState('both', new DebugSession(rec).state)).toMatchObject({ neural: { confidence: 1 } });
-    await follower.act(real, parseAction('step_into'));
+    real.apply(parseAction('step_into'));
+    await follower.follow(parseAction('step_into'), real);
     // The second prompt holds the real state of the first stop, not the model's garbage.
     expect(predictor.prompts[1]).not.toContain('garbage');
     // predict() moves nothing.
@@ -50,15 +53,46 @@ describe('NeuralFollower', () => {
 
   it('keeps the prompts of a long session within the model\'s positions', async () => {
     const probe = standIn('x');
-    await new NeuralFollower(probe, new DebugSession(rec), 'both').predict(parseAction('step_into'));
+    await (await NeuralFollower.start(new LocalModelHistory(probe), 'both', new DebugSession(rec))).predict(parseAction('step_into'));
     const room = probe.prompts[0]!.length + 400;
     const predictor = standIn('x', room + probe.maxNewTokens);
     const real = new DebugSession(rec);
-    const follower = new NeuralFollower(predictor, real, 'both');
-    for (let i = 0; i < 30 && real.position < rec.events.length; i++) await follower.act(real, parseAction('step_into'));
+    const follower = await NeuralFollower.start(new LocalModelHistory(predictor), 'both', real);
+    for (let i = 0; i < 30 && real.position < rec.events.length; i++) {
+      real.apply(parseAction('step_into'));
+      await follower.follow(parseAction('step_into'), real);
+    }
     const lengths = predictor.prompts.map((p) => p.length);
     expect(Math.max(...lengths)).toBeLessThanOrEqual(room);
     // It did grow, and was cut back at least once.
     expect(lengths.some((n, i) => i > 0 && n < lengths[i - 1]!)).toBe(true);
+  });
+
+  it('neural mode goes on from its own predictions, and a jump starts it again at the real stop', async () => {
+    const predictor = standIn('<|frame_sep|><|line_sep|>2<|src_sep|>x<|arg_sep|>{"MODEL_SAYS":"1"}');
+    const real = new DebugSession(rec);
+    const follower = await NeuralFollower.start(new LocalModelHistory(predictor), 'neural', real);
+    for (let i = 0; i < 2; i++) {
+      real.apply(parseAction('step_into'));
+      await follower.follow(parseAction('step_into'), real);
+    }
+    expect(predictor.prompts[1]).toContain('MODEL_SAYS');
+    real.jump(0);
+    await follower.restart(real);
+    real.apply(parseAction('step_into'));
+    await follower.follow(parseAction('step_into'), real);
+    expect(predictor.prompts[2]).not.toContain('MODEL_SAYS');
+  });
+
+  it('asks nothing when told not to predict, and still takes the real state in both mode', async () => {
+    const predictor = standIn('garbage');
+    const real = new DebugSession(rec);
+    const follower = await NeuralFollower.start(new LocalModelHistory(predictor), 'both', real);
+    real.apply(parseAction('step_into'));
+    expect(await follower.follow(parseAction('step_into'), real, false)).toBeNull();
+    expect(predictor.prompts).toEqual([]);
+    real.apply(parseAction('step_into'));
+    await follower.follow(parseAction('step_into'), real);
+    expect(predictor.prompts).toHaveLength(1);
   });
 });

@@ -1,17 +1,17 @@
-// The neural engine beside a real debugging session: before each action it asks the model for
-// the next state, then the real session moves. `both`: the model's history is the real one
-// (one-step predictions); `neural`: the model goes on from its own predictions. Shared by
-// `ndb debug --engine neural|both`, `ndb dap` and `ndb mcp`.
+// The model beside a real debugging session: what it is asked after each move, in each mode.
+// `both`: its history is the real one (one-step predictions); `neural`: it goes on from its own
+// predictions. A move that is no model action (a jump) or a step that changed the recording (back
+// across a what-if edit) starts its history again at the real stop; an edit goes on from the edited
+// state. Shared by the app (over its model worker), `ndb debug --engine neural|both`, `ndb dap`,
+// `ndb mcp` and the evaluation (over a history in this thread): src/neuralEngine/modelHistory.ts.
 
-import type { Action } from '../core/actions';
+import { isInverse, type Action } from '../core/actions';
 import { compareStates, type StateComparison } from '../core/compare';
-import type { DebugSession } from '../core/debugSession';
 import { NO_CONFIDENCE, type Confidence } from '../core/confidence';
 import type { ParseResult } from '../core/format';
-import type { DebugState } from '../core/state';
-import type { Recording } from '../core/trace';
-import { NeuralSession } from '../neuralEngine/neuralSession';
-import type { StatePredictor } from '../neuralEngine/predictor';
+import { stateAt, type DebugState } from '../core/state';
+import type { Position, Recording } from '../core/trace';
+import type { ModelHistory, PredictionResult } from '../neuralEngine/modelHistory';
 
 export type NeuralMode = 'neural' | 'both';
 
@@ -22,66 +22,99 @@ export interface FollowedStep {
   comparison: StateComparison;
   /** How sure the model was of it (none with the greedy decoder). */
   confidence?: Confidence;
+  /** The prediction as the model wrote it (its text, tokens and time). */
+  result: PredictionResult;
+}
+
+/** Where the real session stands: a position of a recording. */
+export interface RealStop {
+  recording: Recording;
+  position: Position;
 }
 
 export class NeuralFollower {
-  private session: NeuralSession;
   /** The recording the model's real states come from. */
   private recording: Recording;
+  private breakpoints: number[];
 
-  constructor(
-    private readonly predictor: StatePredictor,
-    real: DebugSession,
+  private constructor(
+    readonly history: ModelHistory,
     readonly mode: NeuralMode,
-    private breakpoints: readonly number[] = [],
+    start: RealStop,
+    breakpoints: readonly number[],
   ) {
-    this.recording = real.recording;
-    this.session = new NeuralSession(predictor, real.recording, real.position, this.breakpoints);
+    this.recording = start.recording;
+    this.breakpoints = [...breakpoints];
   }
 
-  /** Predicts the state after `action`, then moves `real` by it. */
-  async act(real: DebugSession, action: Action): Promise<FollowedStep> {
-    const predicted = await this.session.predict(action);
-    real.apply(action);
-    const comparison = compareStates(real.state, predicted.state);
-    if (this.mode === 'neural') this.session.acceptPredicted(predicted);
-    // Stepping back across a what-if edit changed the recording: its states are not the ones
-    // the model's history was written from.
-    else if (real.recording !== this.recording) this.restart(real);
-    else this.session.acceptReal(action, real.position);
-    return { predicted: predicted.state, comparison, ...(predicted.confidence ? { confidence: predicted.confidence } : {}) };
+  /** Begins the model's history at the real stop. */
+  static async start(history: ModelHistory, mode: NeuralMode, real: RealStop, breakpoints: readonly number[] = []): Promise<NeuralFollower> {
+    const { follower, begun } = NeuralFollower.startNow(history, mode, real, breakpoints);
+    await begun;
+    return follower;
+  }
+
+  /** The follower at once, its history's beginning in flight (a history that takes its calls in
+   * order, as the model worker does, can be asked the next step before `begun` settles). */
+  static startNow(history: ModelHistory, mode: NeuralMode, real: RealStop, breakpoints: readonly number[] = []): { follower: NeuralFollower; begun: Promise<void> } {
+    const follower = new NeuralFollower(history, mode, real, breakpoints);
+    return { follower, begun: history.begin(real.recording, real.position, follower.breakpoints) };
+  }
+
+  /** The real session moved by `action` to `after`: the model's state for it (null when
+   * `predict` is false and nothing needed predicting), its history moved on as the mode says. */
+  async follow(action: Action, after: RealStop, predict = true): Promise<FollowedStep | null> {
+    let result: PredictionResult | null;
+    if (this.mode === 'both' && after.recording !== this.recording) {
+      // Stepping back across a what-if edit changed the recording: its states are not the ones
+      // the model's history was written from.
+      result = predict ? await this.history.peek(action, this.breakpoints) : null;
+      await this.restart(after);
+    } else {
+      const accept = this.mode === 'neural' ? ({ kind: 'predicted' } as const) : ({ kind: 'real', position: after.position } as const);
+      result = await this.history.step(action, this.breakpoints, accept, predict);
+      this.recording = after.recording;
+    }
+    return result ? followed(result, stateAt(after.recording, after.position)) : null;
   }
 
   /** The model's state after `action` from here, and how sure it is; nothing moves. */
-  async predict(action: Action): Promise<{ state: ParseResult; confidence?: Confidence }> {
-    const p = await this.session.predict(action);
-    return { state: p.state, ...(p.confidence ? { confidence: p.confidence } : {}) };
+  async predict(action: Action): Promise<PredictionResult> {
+    return this.history.peek(action, this.breakpoints);
   }
 
   /** A what-if edit was made at the real stop: the model goes on from the edited state. */
-  edited(real: DebugSession): void {
-    this.session.acceptEdit(real.recording, real.position);
+  async edited(real: RealStop): Promise<void> {
     this.recording = real.recording;
+    await this.history.edit(real.recording, real.position);
   }
 
   /** The real session moved by something that is no model action (a jump): the model starts
    * afresh from the real stop. */
-  restart(real: DebugSession): void {
+  async restart(real: RealStop): Promise<void> {
     this.recording = real.recording;
-    this.session = new NeuralSession(this.predictor, real.recording, real.position, this.breakpoints);
+    await this.history.begin(real.recording, real.position, this.breakpoints);
   }
 
-  /** The real program was recorded again with the same run (new breakpoint conditions): its
-   * states are the ones the history holds. */
-  rerecorded(real: DebugSession): void {
+  /** The real program was recorded again with the same run (new breakpoint conditions or
+   * watches): its states are the ones the history holds. */
+  rerecorded(real: RealStop): void {
     this.recording = real.recording;
   }
 
   setBreakpoints(lines: readonly number[]): void {
     this.breakpoints = [...lines];
-    this.session.setBreakpoints(this.breakpoints);
   }
+}
 
+/** A prediction beside the real state it should have been (reached in the action's direction). */
+export function followed(result: PredictionResult, real: DebugState): FollowedStep {
+  return {
+    predicted: result.state,
+    comparison: compareStates(real, result.state, isInverse(result.action) ? 'inverse' : 'forward'),
+    ...(result.confidence ? { confidence: result.confidence } : {}),
+    result,
+  };
 }
 
 /** A predicted state in the CLI's state shape (`ndb debug --engine neural --json`), with the

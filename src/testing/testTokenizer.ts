@@ -3,7 +3,7 @@ import { basename, dirname } from 'node:path';
 import { AutoTokenizer, env } from '@huggingface/transformers';
 import { defaultModelDir } from '../neuralEngine/nodeModel';
 import { wrapTokenizer } from '../neuralEngine/hfTokenizer';
-import type { TextTokenizer } from '../neuralEngine/predictor';
+import type { TextTokenizer } from '../neuralEngine/textTokenizer';
 
 export async function shippedTokenizer(): Promise<TextTokenizer> {
   const dir = defaultModelDir();

@@ -3,7 +3,7 @@
 
 import type { LinkEnvironment } from './linkSync.svelte';
 import { isEmbed } from './embed';
-import type { NeuralEnvironment } from './neural.svelte';
+import type { NeuralEnvironment } from './neuralEnvironment';
 import type { PrefsStorage } from './prefs.svelte';
 
 /** The tab's own last link (sessionStorage lives as long as the tab, reloads included). */

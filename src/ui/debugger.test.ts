@@ -3,11 +3,9 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Recording } from '../core/trace';
-import type { EngineInfo, EvaluationResult } from '../realEngine/client';
-import { Debugger, type DebuggerEvent, type RealEngine } from './debugger.svelte';
+import { STAND_IN_INFO as INFO, standInHost } from '../testing/standInHost';
+import { Debugger, type DebuggerEvent } from './debugger.svelte';
 import { Program } from './program.svelte';
-
-const INFO: EngineInfo = { loadMs: 1, pythonVersion: '3.14.2', interruptible: true };
 
 function recording(source: string): Recording {
   return {
@@ -24,16 +22,13 @@ function recording(source: string): Recording {
 }
 
 /** An engine whose answers wait for `answer` or `fail`. */
-class StandInEngine implements RealEngine {
-  readonly ready = Promise.resolve(INFO);
+class StandInEngine {
   private answers: Array<{ resolve: (r: Recording) => void; reject: (e: Error) => void; source: string }> = [];
+  readonly host = standInHost({
+    record: (source) => new Promise((resolve, reject) => this.answers.push({ resolve, reject, source })),
+    expressionError: async () => null,
+  });
 
-  record(source: string): Promise<Recording> {
-    return new Promise((resolve, reject) => this.answers.push({ resolve, reject, source }));
-  }
-  async evaluate(): Promise<EvaluationResult> {
-    return { value: 'None' };
-  }
   answer(i: number): void {
     const a = this.answers[i]!;
     a.resolve(recording(a.source));
@@ -59,7 +54,7 @@ async function started(): Promise<{ debug: Debugger; engine: StandInEngine; even
   expect(
     await debug.start((onReady) => {
       onReady(INFO);
-      return engine;
+      return engine.host;
     }),
   ).toBe(true);
   expect(debug.engine).toBe('ready');
@@ -75,7 +70,7 @@ describe('Debugger.record', () => {
     expect(await done).toBe(true);
     expect(debug.busy).toBe(false);
     expect(debug.dirty).toBe(false);
-    expect(debug.state).toMatchObject({ event: 'call', line: 1 });
+    expect(debug.view.state).toMatchObject({ event: 'call', line: 1 });
     expect(events.map((e) => e.kind)).toEqual(['recorded']);
   });
 
@@ -127,7 +122,7 @@ describe('buttons that would do nothing', () => {
     await debug.run({ kind: 'inv_step_into' });
     expect(events.length).toBe(before);
     await debug.run({ kind: 'continue' });
-    expect(debug.state?.event).toBe('exit');
+    expect(debug.view.state?.event).toBe('exit');
     for (const kind of ['step_into', 'step_over', 'step_return', 'continue'] as const) expect(debug.available[kind], kind).toBe(false);
     expect(debug.available.restart).toBe(true);
     const atEnd = events.length;
@@ -152,6 +147,6 @@ describe('buttons that would do nothing', () => {
     engine.answerWith(0, { status: 'syntax_error', message: 'SyntaxError: invalid syntax (line 2)', line: 2, column: 5 });
     await done;
     expect(Object.entries(debug.available).filter(([, on]) => on).map(([k]) => k)).toEqual(['restart']);
-    expect(debug.errorMarker).toMatchObject({ line: 2, column: 5, kind: 'syntax' });
+    expect(debug.view.errorMarker).toMatchObject({ line: 2, column: 5, kind: 'syntax' });
   });
 });

@@ -8,6 +8,8 @@ import type { Action } from '../core/actions';
 import type { ParseResult } from '../core/format';
 import type { Recording, TraceEvent } from '../core/trace';
 import type { ModelInfo, ModelRequest, ModelResponse, PredictionResult } from '../neuralEngine/modelClient';
+import { LiveSession } from '../session/liveSession';
+import { standInHost } from '../testing/standInHost';
 import { Neural, type NeuralEnvironment } from './neural.svelte';
 
 const INFO: ModelInfo = { name: 'stand-in', parameters: 10, bytes: 100, backend: 'wasm', dtype: 'int8', loadMs: 5, threads: 1, cached: false, calibrated: true };
@@ -46,6 +48,7 @@ class StandInWorker {
     else if (req.type === 'begin') answer({ type: 'begun', id: req.id });
     else if (req.type === 'edit') answer({ type: 'edited', id: req.id });
     else if (req.type === 'step') answer({ type: 'stepped', id: req.id, prediction: req.predict && this.script.predict ? prediction(req.action, this.script.predict(req.action)) : null });
+    else if (req.type === 'peek' && this.script.predict) answer({ type: 'peeked', id: req.id, prediction: prediction(req.action, this.script.predict(req.action)) });
     else if (req.type === 'sample') answer({ type: 'sampled', id: req.id, predictions: this.script.samples ?? [] });
   }
 
@@ -67,7 +70,7 @@ const stepInto: Action = { kind: 'step_into' };
 
 async function ready(worker: StandInWorker, query = ''): Promise<Neural> {
   const neural = new Neural(environment(worker, query));
-  await neural.start(async () => recording('double(3)'));
+  await neural.start(() => null);
   return neural;
 }
 
@@ -80,7 +83,7 @@ describe('the neural store', () => {
     expect(neural.webgpuReason).toMatch(/no GPU adapter/);
     expect(worker.requests[0]).toMatchObject({ type: 'load', backend: 'wasm', baseUrl: 'http://ndb.test/' });
     const noWebGpu = new Neural(environment(new StandInWorker({}), '', false));
-    await noWebGpu.start(async () => recording('double(3)'));
+    await noWebGpu.start(() => null);
     expect(noWebGpu.webgpuReason).toBe('this browser does not offer WebGPU');
   });
 
@@ -143,18 +146,22 @@ describe('the neural store', () => {
       call('3'),
       call('5'),
       call('3'),
-      prediction({ kind: 'inv_step_call' }, { unparseable: true, text: '<|inv_call_sep|>', reason: 'cut' } as unknown as ParseResult, '<|inv_call_sep|>'),
+      prediction({ kind: 'inv_step_call' }, { unparseable: 'cut' }, '<|inv_call_sep|>'),
       call('<object at 0x1>'),
     ];
     const worker = new StandInWorker({ samples });
     const neural = new Neural(environment(worker));
     // Python's answer: the doubled argument, or (for a value that is not an expression) call_error
-    await neural.start(async (c) =>
-      /^double\(\d+\)$/.test(c)
-        ? ({ ...recording(c), exit: { status: 'normal', value: String(Number(/\d+/.exec(c)![0]) * 2) } } as Recording)
-        : ({ ...recording(c), events: [], exit: { status: 'call_error', message: 'The call is not an expression: invalid syntax' } } as Recording),
-    );
+    const host = standInHost({
+      record: async (_source, c) =>
+        /^double\(\d+\)$/.test(c)
+          ? { ...recording(c), exit: { status: 'normal', value: String(Number(/\d+/.exec(c)![0]) * 2) } }
+          : { ...recording(c), events: [], exit: { status: 'call_error', message: 'The call is not an expression: invalid syntax' } },
+    });
     const rec = recording('double(3)');
+    const live = LiveSession.fromRecording(host, rec.source, rec.call, rec, { engine: 'real' });
+    await live.jump(3);
+    await neural.start(() => live);
     neural.onDebugger({ kind: 'recorded', recording: rec, position: 3, breakpoints: [] });
     await settle();
     await neural.guessInputs(5);

@@ -2,7 +2,7 @@
 // model's Mode, Predict first, and the panels folded away. Kept in the browser's storage for this
 // origin (browser.ts); a blocked storage just forgets.
 
-import type { Mode } from './neural.svelte';
+import { modeOf, type Mode } from './modes';
 
 /** Where the preferences are kept (the browser's localStorage, or a test's). */
 export interface PrefsStorage {
@@ -17,8 +17,6 @@ export interface PrefsData {
   folded?: Record<string, boolean>;
 }
 
-const MODES: readonly string[] = ['compare', 'neural', 'real'];
-
 /** Whatever the storage holds, only well-formed preferences are kept. */
 export function parsePrefs(text: string | null): PrefsData {
   let raw: unknown;
@@ -30,7 +28,8 @@ export function parsePrefs(text: string | null): PrefsData {
   if (!raw || typeof raw !== 'object') return {};
   const { mode, predictFirst, folded } = raw as Record<string, unknown>;
   const out: PrefsData = {};
-  if (typeof mode === 'string' && MODES.includes(mode)) out.mode = mode as Mode;
+  const saved = modeOf(mode);
+  if (saved) out.mode = saved;
   if (typeof predictFirst === 'boolean') out.predictFirst = predictFirst;
   if (folded && typeof folded === 'object') {
     const f: Record<string, boolean> = {};

@@ -5,18 +5,9 @@
 
 import type { Recording, TraceEvent } from '../core/trace';
 
-/** The limits of a run: events recorded and seconds of Python. */
-export interface RunLimits {
-  maxEvents: number;
-  timeLimit: number;
-}
+import { DEFAULT_LIMITS, LIMIT_CEILING, type RunLimits } from '../core/limits';
 
-/** What every run starts with. */
-export const DEFAULT_LIMITS: RunLimits = { maxEvents: 10_000, timeLimit: 8 };
-
-/** The most a user may raise them to (README, "A short tour"): a recording of 100,000 events
- * with their locals is tens of megabytes in the page, and 30 s is as long as a lesson waits. */
-export const LIMIT_CEILING: RunLimits = { maxEvents: 100_000, timeLimit: 30 };
+export { DEFAULT_LIMITS, LIMIT_CEILING, type RunLimits };
 
 /** The limits after "Raise the limit" for a run cut off by `status`; null when that limit is at
  * its ceiling already. */

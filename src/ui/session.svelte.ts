@@ -59,7 +59,7 @@ export class Session {
     busy: this.debug.busy,
     sharedPending: this.link.sharedPending,
     recording: this.debug.recording,
-    state: this.debug.state,
+    state: this.debug.view.state,
     position: this.debug.position,
     dirty: this.debug.dirty,
     interruptible: this.debug.engineInfo?.interruptible ?? null,
@@ -125,7 +125,7 @@ export class Session {
       return;
     }
     this.hint = null;
-    this.dropConditions(dropped);
+    this.dropConditions();
     this.link.schedule();
   }
 
@@ -133,7 +133,7 @@ export class Session {
   setBreakpoints(lines: number[]): void {
     const dropped = this.program.setBreakpoints(lines);
     if (dropped === null) return;
-    this.dropConditions(dropped);
+    this.dropConditions();
     this.link.schedule();
   }
 
@@ -185,12 +185,12 @@ export class Session {
   }
 
   evaluateOnLocals(expr: string, locals: Record<string, string>): Promise<EvaluationResult> {
-    return this.debug.evaluateOnLocals(expr, locals);
+    return this.debug.connection.evaluateOnLocals(expr, locals);
   }
 
-  /** A removed breakpoint takes its condition with it, in the navigator too. */
-  private dropConditions(lines: readonly number[]): void {
-    for (const line of lines) this.debug.setCondition(line, undefined);
+  /** A removed breakpoint takes its condition with it: the program dropped it, the session follows. */
+  private dropConditions(): void {
+    this.debug.session?.setBreakLines(this.program.breakpoints);
   }
 
   private linkHost(): LinkHost {

@@ -4,14 +4,13 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Recording } from '../core/trace';
-import type { EngineInfo, EvaluationResult, RecordOptions } from '../realEngine/client';
-import type { RealEngine } from './debugger.svelte';
+import type { RecordOptions } from '../realEngine/recordOptions';
+import { STAND_IN_INFO as INFO, standInHost } from '../testing/standInHost';
 import type { Example } from './examples';
 import type { LinkEnvironment } from './linkSync.svelte';
 import { Session } from './session.svelte';
 import { decodeHash, encodeHash } from './shareLink';
 
-const INFO: EngineInfo = { loadMs: 1, pythonVersion: '3.14.2', interruptible: true };
 const EXAMPLE: Example = { id: '01_total', title: 'Total', call: 'total([1, 2])', source: 'def total(xs):\n    s = sum(xs)\n    return s\n' };
 
 /** A run of total(xs): call, two lines, return. */
@@ -38,20 +37,19 @@ function recording(source: string, call: string): Recording {
   };
 }
 
-class StandInEngine implements RealEngine {
-  readonly ready = Promise.resolve(INFO);
+class StandInEngine {
   runs: Array<{ source: string; options: RecordOptions }> = [];
   /** Runs with fewer events allowed than this are cut off by the event budget. */
   needsEvents = 0;
-  async record(source: string, call: string, options: RecordOptions = {}): Promise<Recording> {
-    this.runs.push({ source, options });
-    const rec = recording(source, call);
-    if ((options.maxEvents ?? Infinity) < this.needsEvents) return { ...rec, exit: { status: 'budget', message: 'Stopped after 10000 events' } };
-    return rec;
-  }
-  async evaluate(expr: string): Promise<EvaluationResult> {
-    return expr.includes('(') && !expr.includes(')') ? { error: "SyntaxError: '(' was never closed" } : { value: 'True' };
-  }
+  readonly host = standInHost({
+    record: async (source, call, options = {}) => {
+      this.runs.push({ source, options });
+      const rec = recording(source, call);
+      if ((options.maxEvents ?? Infinity) < this.needsEvents) return { ...rec, exit: { status: 'budget', message: 'Stopped after 10000 events' } };
+      return rec;
+    },
+    expressionError: async (expr) => (expr.includes('(') && !expr.includes(')') ? "SyntaxError: '(' was never closed" : null),
+  });
 }
 
 class AddressBar implements LinkEnvironment {
@@ -72,7 +70,7 @@ async function started(hash = ''): Promise<{ session: Session; engine: StandInEn
   const session = new Session({ examples: [EXAMPLE], link: bar });
   await session.start((onReady) => {
     onReady(INFO);
-    return engine;
+    return engine.host;
   });
   return { session, engine, bar };
 }
@@ -98,7 +96,7 @@ describe('Session', () => {
     await session.run({ kind: 'step_into' });
     await session.run({ kind: 'step_into' });
     expect(session.statusText).toBe('line 3 in total');
-    expect([...session.debug.changed]).toEqual(['s']);
+    expect([...session.debug.view.changed]).toEqual(['s']);
     await waitFor(() => bar.current !== '' && bar.current.includes('pos=2'));
   });
 
@@ -132,7 +130,7 @@ describe('Session', () => {
     expect(session.program.conditions).toEqual({});
     expect(session.whatIf.error).toMatch(/^Breakpoint conditions that are not Python expressions were dropped: line 2/);
     expect(session.debug.position).toBe(2);
-    expect(session.debug.watchRows).toEqual([{ expr: 's', real: null }]);
+    expect(session.debug.view.watchRows).toEqual([{ expr: 's', real: null }]);
   });
 
   it('gives the run the Input field, keeps it in the link, and runs again when it changes', async () => {
@@ -154,20 +152,20 @@ describe('Session', () => {
     const session = new Session({ examples: [EXAMPLE], link: bar });
     await session.start((onReady) => {
       onReady(INFO);
-      return engine;
+      return engine.host;
     });
     await session.run({ kind: 'continue' });
     expect(session.statusText).toBe('The run was cut off at event 4 in total, line 3 (the event budget of 10,000). It may still finish: raise the limit.');
     expect(session.statusKind).toBe('stopped');
     // The last state reached: its frame and locals, not "the program has ended".
-    expect(session.debug.stack.map((f) => f.function)).toEqual(['total']);
-    expect(session.debug.lastReached?.locals).toEqual({ xs: '[1, 2]', s: '3' });
+    expect(session.debug.view.stack.map((f) => f.function)).toEqual(['total']);
+    expect(session.debug.view.lastReached?.locals).toEqual({ xs: '[1, 2]', s: '3' });
     expect(session.debug.raisable?.maxEvents).toBe(100_000);
     await session.raiseLimit();
     expect(engine.runs.at(-1)?.options.maxEvents).toBe(100_000);
     // It finished this time, and the debugger stands at its end, as Continue had left it.
     expect(session.statusText).toBe('Program finished: returned 3');
-    expect(session.debug.stack).toEqual([]);
+    expect(session.debug.view.stack).toEqual([]);
     expect(session.debug.raisable).toBeNull();
   });
 });

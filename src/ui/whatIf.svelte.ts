@@ -2,9 +2,9 @@
 // expressions. Each one runs the program again (through the debugger) and is refused with a
 // message, the session unchanged, when it cannot be made.
 
-import type { DebugSession } from '../core/debugSession';
 import type { BreakCondition } from '../core/navigator';
 import type { Edit } from '../core/whatIf';
+import type { LiveSession } from '../session/liveSession';
 import type { Debugger } from './debugger.svelte';
 import type { Program, WatchItem } from './program.svelte';
 
@@ -57,7 +57,7 @@ export class WhatIf {
     const hitCount = condition?.hitCount !== undefined && Number.isFinite(condition.hitCount) ? Math.max(1, Math.floor(condition.hitCount)) : 1;
     const next: BreakCondition | undefined = text || hitCount > 1 ? { ...(text ? { condition: text } : {}), ...(hitCount > 1 ? { hitCount } : {}) } : undefined;
     if (text) {
-      const bad = await this.debug.syntaxError(text);
+      const bad = await this.debug.connection.syntaxError(text);
       if (bad) {
         this.error = `The condition \`${text}\` is not a Python expression: ${bad}`;
         return false;
@@ -70,13 +70,9 @@ export class WhatIf {
     const before = this.program.conditions;
     this.program.conditions = conditions;
     if (!this.debug.canRerecord) return true;
-    const old = this.debug.conditionOf(line);
-    this.debug.setCondition(line, next);
-    const ok = await this.rerecord('The condition could not be set');
-    if (!ok) {
-      this.debug.setCondition(line, old);
-      this.program.conditions = before;
-    }
+    // the session takes the conditions back itself when the run fails
+    const ok = await this.rerecord('The condition could not be set', () => this.debug.applyConditions());
+    if (!ok) this.program.conditions = before;
     return ok;
   }
 
@@ -91,7 +87,7 @@ export class WhatIf {
       this.error = `\`${text}\` is watched already.`;
       return false;
     }
-    const bad = await this.debug.syntaxError(text);
+    const bad = await this.debug.connection.syntaxError(text);
     if (bad) {
       // Kept in the list with its error, left out of the runs.
       this.program.watches = [...this.program.watches, { expr: text, error: `SyntaxError: ${bad}` }];
@@ -100,7 +96,7 @@ export class WhatIf {
     const before = this.program.watches;
     this.program.watches = [...this.program.watches, { expr: text }];
     if (!this.debug.canRerecord) return true;
-    const ok = await this.rerecord('The watch expression could not be added');
+    const ok = await this.rerecord('The watch expression could not be added', () => this.debug.applyWatches());
     if (!ok) this.program.watches = before;
     return ok;
   }
@@ -115,7 +111,7 @@ export class WhatIf {
     this.error = null;
     this.program.watches = this.program.watches.filter((w) => w !== item);
     if (item.error || !this.debug.canRerecord) return;
-    await this.rerecord('The watch expression could not be removed');
+    await this.rerecord('The watch expression could not be removed', () => this.debug.applyWatches());
   }
 
   /** Conditions and watches that came by link are checked before they run: a condition that is
@@ -124,7 +120,7 @@ export class WhatIf {
     const dropped: string[] = [];
     const conditions = { ...this.program.conditions };
     for (const [line, c] of Object.entries(conditions)) {
-      const bad = c.condition ? await this.debug.syntaxError(c.condition) : null;
+      const bad = c.condition ? await this.debug.connection.syntaxError(c.condition) : null;
       if (bad) {
         delete conditions[Number(line)];
         dropped.push(`line ${line} (${bad})`);
@@ -133,38 +129,38 @@ export class WhatIf {
     this.program.conditions = conditions;
     const watches: WatchItem[] = [];
     for (const w of this.program.watches) {
-      const bad = w.error ? null : await this.debug.syntaxError(w.expr);
+      const bad = w.error ? null : await this.debug.connection.syntaxError(w.expr);
       watches.push(bad ? { expr: w.expr, error: `SyntaxError: ${bad}` } : w);
     }
     this.program.watches = watches;
     if (dropped.length > 0) this.error = `Breakpoint conditions that are not Python expressions were dropped: ${dropped.join(', ')}`;
   }
 
-  /** A link's edits, made again one by one where its sender made them, in the session `debug`
+  /** A link's edits, made again one by one where its sender made them, in the session `live`
    * that the link's restore recorded; the first that fails stops the replay with a message, and
    * the ones before it stay in force. Stops too when `wanted` turns false (a newer link). */
-  async replayEdits(debug: DebugSession, edits: readonly Edit[], wanted: () => boolean): Promise<void> {
+  async replayEdits(live: LiveSession, edits: readonly Edit[], wanted: () => boolean): Promise<void> {
     await this.debug.whileBusy(async () => {
       try {
         for (const e of edits) {
-          if (!wanted() || this.debug.session !== debug) return;
+          if (!wanted() || this.debug.session !== live) return;
           try {
-            await this.debug.replayEdit(debug, e);
+            await live.replayEdit(e);
           } catch (err) {
             this.fail(`The link's edit \`${e.name} = ${e.expr}\` could not be made`, err);
             return;
           }
         }
       } finally {
-        this.debug.adoptIfCurrent(debug);
+        this.debug.adoptIfCurrent(live);
       }
     });
   }
 
-  /** Records again at the same stop; false (with a message) when that failed. */
-  private async rerecord(what: string): Promise<boolean> {
+  /** Records again at the same stop (`run`); false (with a message) when that failed. */
+  private async rerecord(what: string, run: () => Promise<void>): Promise<boolean> {
     try {
-      await this.debug.rerecord();
+      await run();
       return true;
     } catch (err) {
       this.fail(what, err);

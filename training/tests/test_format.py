@@ -155,6 +155,6 @@ def test_cli_contract_byte_equal() -> None:
 def test_tokens_match_typescript() -> None:
     import re
 
-    ts = (ROOT / "src" / "core" / "format.ts").read_text(encoding="utf-8")
+    ts = (ROOT / "src" / "core" / "stateGrammar.ts").read_text(encoding="utf-8")
     block = ts[ts.index("export const TOKENS = {") : ts.index("} as const;")]
     assert tuple(re.findall(r"'(<\|[a-z_]+\|>)'", block)) == fmt.FORMAT_TOKENS

@@ -32,7 +32,10 @@ export function registerGuessInputs(server: McpServer, deps: ToolDeps): void {
     },
     async (args: { session: string; k?: number }) => {
       const live = deps.registry.get(args.session);
-      return { ...(await live.guessInputs(await deps.model(), args.k ?? 4)) };
+      const report = await live.guessInputs(await deps.model(), args.k ?? 4);
+      // verified: the call, run, returns the value observed at the return
+      const candidates = report.candidates.map((c) => ({ call: c.call, verified: c.verdict === 'yes', ...(c.got !== undefined ? { got: c.got } : {}) }));
+      return { ...report, candidates };
     },
   );
 }

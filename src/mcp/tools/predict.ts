@@ -26,7 +26,7 @@ export function registerPredict(server: McpServer, deps: ToolDeps): void {
     async (args: { session: string; action: string }) => {
       const live = deps.registry.get(args.session);
       const action = toAction(args.action);
-      const model = live.follower ? undefined : await deps.model();
+      const model = live.followed ? undefined : await deps.model();
       const p = await live.predict(action, model);
       const { confidence, confidence_fields } = confidenceFields(p.confidence);
       // the output the action would write, not all of it again (the session does not move, so the

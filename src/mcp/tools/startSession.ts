@@ -4,14 +4,15 @@
 import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { SERVER_LIMIT_CEILING } from '../../core/limits';
 import { ENGINES, LIVE_LIMITS, LiveSession } from '../../session/liveSession';
 import { presentState, sessionArg, tool, ToolError, type ToolDeps } from '../toolKit';
 import { verifyBreakpoints, breakpointArg, type Verified } from './breakpointCheck';
 import { readProgramFile } from './programFiles';
 
 export const MAX_CODE_CHARS = 200_000;
-export const MAX_EVENTS_CEILING = 1_000_000;
-export const TIMEOUT_CEILING_S = 60;
+export const MAX_EVENTS_CEILING = SERVER_LIMIT_CEILING.maxEvents;
+export const TIMEOUT_CEILING_S = SERVER_LIMIT_CEILING.timeLimit;
 
 const anyObject = z.record(z.string(), z.unknown());
 

@@ -5,18 +5,17 @@
 // that the machine's noise (2 cores, a training run beside) falls on both alike.
 
 import * as ort from 'onnxruntime-node';
-import { formatStep, parseStep } from '../core/actions';
+import { formatStep } from '../core/actions';
 import { compareStates } from '../core/compare';
 import { EvalStats, type EvalReport } from '../core/evalStats';
-import { quantile } from '../util/quantile';
 import { CausalLM, type TensorFactory } from '../neuralEngine/causalLm';
 import { NeuralSession, type Prediction } from '../neuralEngine/neuralSession';
 import type { LoadedModel } from '../neuralEngine/nodeModel';
 import { StatePredictor } from '../neuralEngine/predictor';
-import { loadPythonHost } from '../realEngine/pythonHost';
-import { readJsonl, startEvalItem, type EvalItem } from './neural';
-import { Progress } from './progress';
-import { applyEdit, ProgramError } from '../session/programSession';
+import type { PythonHost } from '../realEngine/pythonHost';
+import { quantile } from '../util/quantile';
+import type { EvalItem, OnProgress } from './items';
+import { recordItem, replayItem } from './replay';
 
 export interface TimingSummary {
   n: number;
@@ -96,9 +95,9 @@ function reasonKey(reason: string): string {
   return reason.replace(/\([0-9]+[^)]*\)/g, '(N)').replace(/[0-9]+/g, 'N');
 }
 
-export async function evalEarlyStop(path: string, model: LoadedModel, limit: number | undefined, set: string): Promise<EarlyStopReport> {
-  const items = readJsonl<EvalItem>(path).slice(0, limit);
-  const engine = await loadPythonHost();
+type Variant = 'before' | 'after';
+
+export async function evalEarlyStop(model: LoadedModel, engine: PythonHost, items: readonly EvalItem[], set: string, onProgress?: OnProgress): Promise<EarlyStopReport> {
   const predictors = { before: secondPredictor(model), after: model.predictor };
   const stats = { before: new EvalStats(), after: new EvalStats() };
   const ms = { before: [] as number[], after: [] as number[] };
@@ -115,70 +114,66 @@ export async function evalEarlyStop(path: string, model: LoadedModel, limit: num
   const finishedCutReasons: Record<string, number> = {};
   const cutExamples: EarlyStopReport['readable_cut_examples'] = [];
   let turn = 0;
-  const progress = new Progress(items.length, 'early-stop');
   for (const [i, item] of items.entries()) {
-    const { rec, breakpoints, real, rerun } = await startEvalItem(engine, item);
+    const start = await recordItem(engine, item);
     const sessions = {
-      before: new NeuralSession(predictors.before, rec, real.position, breakpoints, { earlyStop: false }),
-      after: new NeuralSession(predictors.after, rec, real.position, breakpoints, { earlyStop: true }),
+      before: new NeuralSession(predictors.before, start.rec, start.real.position, start.breakpoints, { earlyStop: false }),
+      after: new NeuralSession(predictors.after, start.rec, start.real.position, start.breakpoints, { earlyStop: true }),
     };
-    for (const [k, step] of item.actions.map(parseStep).entries()) {
-      if (step.kind === 'set') {
-        try {
-          await applyEdit(real, step, k, rerun);
-        } catch (err) {
-          if (!(err instanceof ProgramError)) throw err;
-          break;
+    // A refused edit leaves the rest of the item out, for both alike.
+    await replayItem<{ order: readonly Variant[]; got: Record<Variant, Prediction> }>(start, item.actions, {
+      async predict(step) {
+        const order = turn++ % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const);
+        const got: Partial<Record<Variant, Prediction>> = {};
+        for (const v of order) got[v] = await sessions[v].predict(step);
+        return { order, got: got as Record<Variant, Prediction> };
+      },
+      moved(step, real, { order, got }) {
+        const matchBefore = compareStates(real.state, got.before.state).match;
+        for (const v of order) {
+          const p = got[v];
+          stats[v].add(step, compareStates(real.state, p.state));
+          ms[v].push(p.ms);
+          tokens[v].push(p.newTokens);
+          if (p.stoppedBy === 'length') lengthStops[v]++;
+          sessions[v].acceptReal(step, real.position);
         }
+        const { before, after } = got;
+        if (after.stoppedBy === 'invalid') {
+          stoppedEarly++;
+          const key = reasonKey(after.refused ?? '');
+          reasons[key] = (reasons[key] ?? 0) + 1;
+        }
+        if (!('unparseable' in before.state)) {
+          readableBefore++;
+          const identical = after.text === before.text && JSON.stringify(after.state) === JSON.stringify(before.state);
+          if (identical) readableIdentical++;
+          if (before.stoppedBy !== 'length') {
+            finishedBefore++;
+            if (identical) finishedIdentical++;
+          }
+          if (after.stoppedBy === 'invalid') {
+            readableCut++;
+            const finished = before.stoppedBy !== 'length';
+            if (!finished) readableCutUnfinished++;
+            else {
+              const key = reasonKey(after.refused ?? '');
+              finishedCutReasons[key] = (finishedCutReasons[key] ?? 0) + 1;
+            }
+            if (cutExamples.length < 8 && (finished || cutExamples.length < 3)) {
+              cutExamples.push({ id: item.id, action: formatStep(step), text: before.text.slice(0, 400), refused: after.refused ?? '', finished, match_before: matchBefore });
+            }
+          }
+        }
+      },
+      edited(real) {
         sessions.before.acceptEdit(real.recording, real.position);
         sessions.after.acceptEdit(real.recording, real.position);
-        continue;
-      }
-      const order = turn++ % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const);
-      const got: Partial<Record<'before' | 'after', Prediction>> = {};
-      for (const v of order) got[v] = await sessions[v].predict(step);
-      real.apply(step);
-      const matchBefore = compareStates(real.state, got.before!.state).match;
-      for (const v of order) {
-        const p = got[v]!;
-        stats[v].add(step, compareStates(real.state, p.state));
-        ms[v].push(p.ms);
-        tokens[v].push(p.newTokens);
-        if (p.stoppedBy === 'length') lengthStops[v]++;
-        sessions[v].acceptReal(step, real.position);
-      }
-      const before = got.before!;
-      const after = got.after!;
-      if (after.stoppedBy === 'invalid') {
-        stoppedEarly++;
-        const key = reasonKey(after.refused ?? '');
-        reasons[key] = (reasons[key] ?? 0) + 1;
-      }
-      if (!('unparseable' in before.state)) {
-        readableBefore++;
-        const identical = after.text === before.text && JSON.stringify(after.state) === JSON.stringify(before.state);
-        if (identical) readableIdentical++;
-        if (before.stoppedBy !== 'length') {
-          finishedBefore++;
-          if (identical) finishedIdentical++;
-        }
-        if (after.stoppedBy === 'invalid') {
-          readableCut++;
-          const finished = before.stoppedBy !== 'length';
-          if (!finished) readableCutUnfinished++;
-          else {
-            const key = reasonKey(after.refused ?? '');
-            finishedCutReasons[key] = (finishedCutReasons[key] ?? 0) + 1;
-          }
-          if (cutExamples.length < 8 && (finished || cutExamples.length < 3)) {
-            cutExamples.push({ id: item.id, action: formatStep(step), text: before.text.slice(0, 400), refused: after.refused ?? '', finished, match_before: matchBefore });
-          }
-        }
-      }
-    }
-    progress.update(i + 1);
+      },
+    });
+    onProgress?.(i + 1, items.length);
   }
-  const variant = (v: 'before' | 'after'): EarlyStopVariant => {
+  const variant = (v: Variant): EarlyStopVariant => {
     const report = stats[v].report();
     return { ...timingSummary(ms[v], tokens[v], lengthStops[v]), exact_match: report.exact_match, unparseable: report.unparseable, report };
   };

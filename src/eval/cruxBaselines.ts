@@ -5,17 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import { inputBaselines, outputBaselines, type InputBaselines, type OutputBaselines } from '../core/baselines';
 import type { PythonHost } from '../realEngine/pythonHost';
-
-export interface CruxItem {
-  id: string;
-  code: string;
-  input: string;
-  output: string;
-}
+import type { CruxItem } from './items';
+import { CHECK_LIMITS } from '../core/limits';
 
 /** Whether the item's f, called with `args`, ends normally and returns the expected output. */
 export async function returnsOutput(engine: PythonHost, item: CruxItem, args: string): Promise<boolean> {
-  const check = await engine.record(item.code, `f(${args})`, { maxEvents: 20_000, timeLimit: 5 });
+  const check = await engine.record(item.code, `f(${args})`, CHECK_LIMITS);
   return check.exit.status === 'normal' && check.exit.value !== undefined && (await engine.sameValue(check.exit.value, item.output));
 }
 

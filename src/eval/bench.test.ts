@@ -1,23 +1,33 @@
 // `ndb bench` on the shipped model, kept small: one program, three actions, short states.
 
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadNodeModel } from '../neuralEngine/nodeModel';
+import { parseProgramHeader } from '../core/programHeader';
+import { defaultModelDir, loadNodeModel } from '../neuralEngine/nodeModel';
+import { REPO_ROOT } from '../realEngine/node';
+import { loadPythonHost } from '../realEngine/pythonHost';
 import { medianResult, runBench } from './bench';
-import { defaultModelDir } from './neural';
 
 describe('ndb bench', () => {
   it('measures the engine beside a bare session and prefills only what is new', async () => {
     const model = await loadNodeModel(defaultModelDir(), 'fp32');
-    const lines: Record<string, unknown>[] = [];
-    const r = await runBench(model, { programs: 1, actions: ['step_into', 'step_over', 'step_over'], maxNewTokens: 24, onState: (l) => lines.push(l) });
+    const { call, body } = parseProgramHeader(readFileSync(join(REPO_ROOT, 'examples/01_loop_sum.py'), 'utf8'));
+    const lines: Array<{ prompt_tokens: number; prefill_tokens: number }> = [];
+    const r = await runBench(model, await loadPythonHost(), [{ id: '01_loop_sum', source: body, call }], {
+      actions: ['step_into', 'step_over', 'step_over'],
+      maxNewTokens: 24,
+      onState: (l) => lines.push(l),
+    });
     expect(r.states).toBe(3);
+    expect(r.programs).toBe(1);
     expect(lines).toHaveLength(3);
     for (const key of ['tokens_per_s', 'raw_tokens_per_s', 'ms_per_state', 'prefill_tokens_per_state'] as const) {
       expect(r[key]).toBeGreaterThan(0);
     }
     // The first state runs its whole prompt; later ones only the action and the real state.
     expect(lines[0]!.prefill_tokens).toBe(lines[0]!.prompt_tokens);
-    for (const l of lines.slice(1)) expect(l.prefill_tokens as number).toBeLessThan((l.prompt_tokens as number) / 2);
+    for (const l of lines.slice(1)) expect(l.prefill_tokens).toBeLessThan(l.prompt_tokens / 2);
     expect(model.predictor.maxNewTokens).toBe(384);
   }, 120_000);
 });

@@ -1,16 +1,16 @@
 // `ndb eval calibrate`: fits the confidence calibration (Platt scaling per kind: whole state,
 // event and line, each local, the value) on evaluation sets of our own (the generator's and the
-// corpus's held-out sets; never the gallery or CruxEval), reports the expected calibration error
-// before and after, and with --write keeps it in the model folder's config.json
-// (`ndb_calibration`, per dtype), where the app, the CLI, DAP and MCP read it.
+// corpus's held-out sets; never the gallery or CruxEval), and reports the expected calibration
+// error before and after. The model folder's config.json keeps it (`ndb_calibration`, per dtype),
+// where the app, the CLI, DAP and MCP read it.
 
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { calibrated, type Calibration, type ConfidenceKind } from '../core/confidence';
-import type { HfConfig } from '../neuralEngine/modelConfig';
+import type { HfConfig, ModelDtype } from '../neuralEngine/modelConfig';
 import type { LoadedModel } from '../neuralEngine/nodeModel';
+import type { PythonHost } from '../realEngine/pythonHost';
 import { ConfidenceTally, type ConfidenceReport } from './confidenceTally';
-import { evalTrajectoryTallies } from './neural';
+import type { EvalItem, OnProgress } from './items';
+import { evalTrajectories } from './trajectories';
 
 export interface CalibrationResult {
   dtype: string;
@@ -20,6 +20,7 @@ export interface CalibrationResult {
   /** With the fitted calibration, on the same samples (fitted on them: see the gallery for
    * states it never saw). */
   after: Summary;
+  /** The config.json it was written into, if it was. */
   written?: string;
 }
 
@@ -42,25 +43,31 @@ function recalibrated(tally: ConfidenceTally, calibration: Calibration): Confide
   return out;
 }
 
-export async function calibrate(files: readonly string[], labels: readonly string[], model: LoadedModel, limit: number | undefined, write: boolean): Promise<CalibrationResult> {
+/** One evaluation set, and whom to tell how far it is. */
+export interface EvalSet {
+  items: readonly EvalItem[];
+  onProgress?: OnProgress;
+}
+
+/** Fits one calibration on the constrained decoder's predictions over all `sets`, pooled;
+ * `labels` name the sets in it. The sets are taken one at a time, so a caller may read each file
+ * only when its turn comes. */
+export async function calibrate(model: LoadedModel, engine: PythonHost, sets: Iterable<EvalSet>, labels: readonly string[]): Promise<CalibrationResult> {
   const pooled = new ConfidenceTally();
-  for (const file of files) {
-    const { confidence } = await evalTrajectoryTallies(file, model, limit, ['constrained']);
+  for (const { items, onProgress } of sets) {
+    const { confidence } = await evalTrajectories(model, engine, items, ['constrained'], onProgress);
     pooled.merge(confidence[0]!);
   }
   const calibration = pooled.fit([...labels]);
-  const result: CalibrationResult = {
+  return {
     dtype: model.dtype,
     calibration,
     before: summary(pooled.report()),
     after: summary(recalibrated(pooled, calibration).report()),
   };
-  if (write) {
-    const path = join(model.dir, 'config.json');
-    const config = JSON.parse(readFileSync(path, 'utf8')) as HfConfig;
-    config.ndb_calibration = { ...config.ndb_calibration, [model.dtype]: calibration };
-    writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`);
-    result.written = path;
-  }
-  return result;
+}
+
+/** A model's config with `calibration` kept for `dtype`, beside the other dtypes' own. */
+export function withCalibration(config: HfConfig, dtype: ModelDtype, calibration: Calibration): HfConfig {
+  return { ...config, ndb_calibration: { ...config.ndb_calibration, [dtype]: calibration } };
 }

@@ -5,10 +5,10 @@
 import { capValue, type ParseResult } from '../core/format';
 import type { StateComparison } from '../core/compare';
 import { calibrated, fitPlatt, logOdds, reliability, type Calibration, type ConfidenceKind, type Platt, type Reliability } from '../core/confidence';
-
-const IDENTITY: Platt = { a: 1, b: 0 };
 import type { DebugState } from '../core/state';
 import type { Prediction } from '../neuralEngine/neuralSession';
+
+const IDENTITY: Platt = { a: 1, b: 0 };
 
 const KINDS: readonly ConfidenceKind[] = ['state', 'position', 'local', 'value'];
 

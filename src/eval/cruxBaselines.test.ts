@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadInProcessHost, type PythonHost } from '../realEngine/pythonHost';
-import { cruxBaselines, type CruxItem } from './cruxBaselines';
+import { cruxBaselines } from './cruxBaselines';
+import type { CruxItem } from './items';
 
 const items = readFileSync(new URL('../../fixtures/eval/baselines_tiny.jsonl', import.meta.url), 'utf8')
   .split('\n')

@@ -8,29 +8,44 @@
 // decodes the same number of tokens greedily. Decode rates are compared like for like: one-token
 // runs per second of one-token runs.
 
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { parseAction, type Action } from '../core/actions';
-import { parseProgramHeader } from '../core/programHeader';
 import { Navigator } from '../core/navigator';
 import type { LoadedModel } from '../neuralEngine/nodeModel';
 import { NeuralSession } from '../neuralEngine/neuralSession';
 import { argmax } from '../neuralEngine/causalLm';
 import { decoderShape } from '../neuralEngine/modelConfig';
-import { REPO_ROOT } from '../realEngine/node';
-import { loadPythonHost } from '../realEngine/pythonHost';
+import type { PythonHost } from '../realEngine/pythonHost';
+import { EVAL_LIMITS } from '../core/limits';
 
 /** The actions run on every program, in this order. */
 export const BENCH_ACTIONS = ['step_into', 'step_into', 'step_over', 'step_over', 'step_into', 'step_over', 'step_return', 'inv_step_call'];
 
+/** A program the bench runs: the example programs of the gallery (`ndb bench` takes the first six
+ * in file order). */
+export interface BenchProgram {
+  id: string;
+  source: string;
+  call: string;
+}
+
 export interface BenchOptions {
-  /** How many example programs (in file order); default 6. */
-  programs?: number;
   actions?: readonly string[];
   /** Cap on the tokens of one predicted state; default the predictor's. */
   maxNewTokens?: number;
-  onState?: (line: Record<string, unknown>) => void;
+  onState?: (state: BenchState) => void;
+}
+
+/** One predicted state, as it was measured. */
+export interface BenchState {
+  program: string;
+  action: Action['kind'];
+  prompt_tokens: number;
+  prefill_tokens: number;
+  new_tokens: number;
+  ms: number;
+  decode_tokens_per_s: number;
+  raw_decode_tokens_per_s: number;
 }
 
 export interface BenchResult {
@@ -56,23 +71,6 @@ export interface BenchResult {
   raw_prefill_ms_per_state: number;
   engine_prefill_ms_per_state: number;
   threads: number;
-}
-
-interface Program {
-  id: string;
-  source: string;
-  call: string;
-}
-
-function examplePrograms(): Program[] {
-  const dir = join(REPO_ROOT, 'examples');
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.py'))
-    .sort()
-    .map((f) => {
-      const { call, body } = parseProgramHeader(readFileSync(join(dir, f), 'utf8'));
-      return { id: f.replace(/\.py$/, ''), source: body, call };
-    });
 }
 
 /** A bare greedy loop on the session: full prefill from an empty cache, then `steps` one-token runs. */
@@ -110,10 +108,8 @@ async function rawGreedy(model: LoadedModel, prompt: number[], steps: number): P
   return { prefillMs, decodeMs: performance.now() - t1 };
 }
 
-export async function runBench(model: LoadedModel, options: BenchOptions = {}): Promise<BenchResult> {
-  const engine = await loadPythonHost();
+export async function runBench(model: LoadedModel, engine: PythonHost, programs: readonly BenchProgram[], options: BenchOptions = {}): Promise<BenchResult> {
   const actions: Action[] = (options.actions ?? BENCH_ACTIONS).map(parseAction);
-  const programs = examplePrograms().slice(0, options.programs ?? 6);
   const predictor = model.predictor;
   const saved = predictor.maxNewTokens;
   if (options.maxNewTokens !== undefined) (predictor as { maxNewTokens: number }).maxNewTokens = options.maxNewTokens;
@@ -131,7 +127,7 @@ export async function runBench(model: LoadedModel, options: BenchOptions = {}): 
   let enginePrefillMs = 0;
   try {
     for (const program of programs) {
-      const rec = await engine.record(program.source, program.call, { maxEvents: 2000, timeLimit: 5 });
+      const rec = await engine.record(program.source, program.call, EVAL_LIMITS);
       if (rec.events.length === 0) continue;
       const nav = new Navigator(rec, []);
       const session = new NeuralSession(predictor, rec, nav.position, []);

@@ -1,0 +1,92 @@
+// Golden transcripts of `ndb dap`: three sessions recorded message by message and compared with
+// fixtures/dap/*.json, so that a change of what the adapter says (a field, an event, their order)
+// shows in review. Regenerate on purpose: NDB_UPDATE_DAP=1 npx vitest run src/dap/transcripts.test.ts
+
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../realEngine/node';
+import { engineSandboxNotice } from '../realEngine/engineChild';
+import { recordTranscript, type ScriptStep } from '../testing/dapTranscript';
+
+const DIR = join(REPO_ROOT, 'fixtures/dap');
+const SUM = join(DIR, 'sum.py');
+const RAISES = join(DIR, 'raises.py');
+const UPDATE = process.env.NDB_UPDATE_DAP === '1';
+
+// the adapter says `initialized` right after its answer to initialize (Pyodide starts meanwhile)
+const INIT: ScriptStep = { command: 'initialize', arguments: { adapterID: 'ndb', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' }, until: ['initialized'] };
+const t = { threadId: 1 };
+const MOVE = ['stopped', 'terminated'];
+
+function launch(program: string, call: string, breakpoints: object[], extra: Record<string, unknown> = {}): ScriptStep[] {
+  return [
+    INIT,
+    { command: 'launch', arguments: { program, call, ...extra } },
+    { command: 'setBreakpoints', arguments: { source: { path: program }, breakpoints } },
+    { command: 'configurationDone', until: MOVE },
+  ];
+}
+
+const SESSIONS: Record<string, ScriptStep[]> = {
+  // stepping forwards and back, the stack, scopes and locals
+  steps: [
+    ...launch(SUM, 'g(3)', [], { stopOnEntry: true }),
+    { command: 'threads' },
+    { command: 'stepIn', arguments: t, until: MOVE },
+    { command: 'stepIn', arguments: t, until: MOVE },
+    { command: 'stepIn', arguments: t, until: MOVE },
+    { command: 'next', arguments: t, until: MOVE },
+    { command: 'stackTrace', arguments: t },
+    // frame 2 is f (called from g, frame 1); its Locals scope is variables reference 1000 (numbered per stop)
+    { command: 'scopes', arguments: { frameId: 2 } },
+    { command: 'variables', arguments: { variablesReference: 1000 } },
+    { command: 'scopes', arguments: { frameId: 1 } },
+    { command: 'stepOut', arguments: t, until: MOVE },
+    { command: 'stepBack', arguments: t, until: MOVE },
+    { command: 'continue', arguments: t, until: ['terminated'] },
+    { command: 'disconnect' },
+  ],
+  // a conditional breakpoint, evaluate, a what-if edit, reverse continue, the program's output
+  breakpoints: [
+    ...launch(SUM, 'g(4)', [{ line: 4, condition: 'x == 2' }, { line: 5 }]),
+    { command: 'stackTrace', arguments: t },
+    { command: 'evaluate', arguments: { expression: 's + x', frameId: 2, context: 'watch' } },
+    { command: 'evaluate', arguments: { expression: 's +', frameId: 2, context: 'watch' } },
+    { command: 'scopes', arguments: { frameId: 2 } },
+    { command: 'setVariable', arguments: { variablesReference: 1000, name: 's', value: '100' } },
+    { command: 'variables', arguments: { variablesReference: 1000 } },
+    { command: 'continue', arguments: t, until: MOVE },
+    { command: 'scopes', arguments: { frameId: 2 } },
+    { command: 'variables', arguments: { variablesReference: 1000 } },
+    { command: 'reverseContinue', arguments: t, until: MOVE },
+    { command: 'continue', arguments: t, until: MOVE },
+    { command: 'continue', arguments: t, until: ['terminated'] },
+    { command: 'disconnect' },
+  ],
+  // a launch that cannot start, then a program that ends in an exception
+  errors: [
+    INIT,
+    { command: 'launch', arguments: { program: join(DIR, 'missing.py') } },
+    { command: 'launch', arguments: { program: RAISES, call: 'main()' } },
+    { command: 'setBreakpoints', arguments: { source: { path: RAISES }, breakpoints: [{ line: 99 }] } },
+    { command: 'configurationDone', until: MOVE },
+    { command: 'stackTrace', arguments: t },
+    { command: 'disconnect' },
+  ],
+};
+
+describe('ndb dap transcripts (fixtures/dap)', () => {
+  for (const [name, script] of Object.entries(SESSIONS)) {
+    it(`${name}: the adapter says what it said when the transcript was recorded`, async () => {
+      // a machine without the OS sandbox says so at each launch: not part of the protocol's story
+      const notice = engineSandboxNotice();
+      const transcript = await recordTranscript(script, { [REPO_ROOT.replace(/\/$/, '')]: '<repo>' }, (m) => notice !== null && JSON.stringify(m).includes(JSON.stringify(notice).slice(1, -1)));
+      const file = join(DIR, `${name}.json`);
+      if (UPDATE || !existsSync(file)) writeFileSync(file, `${JSON.stringify(transcript, null, 1)}\n`);
+      const golden: unknown = JSON.parse(readFileSync(file, 'utf8'));
+      expect(transcript).toEqual(golden);
+      if (!UPDATE) expect(existsSync(file)).toBe(true);
+    }, 180_000);
+  }
+});

@@ -1,0 +1,38 @@
+// The debugger's vocabulary with the rest of the app: the toolbar's commands, and the events the
+// debugger reports after each move (the model and the share link follow it through them).
+
+import type { Action } from '../core/actions';
+import type { Position, Recording } from '../core/trace';
+import { LIVE_LIMITS } from '../core/limits';
+
+/** What a toolbar button does: a debugger action, or re-running the program. */
+export type Command = Action | { kind: 'restart' };
+
+export type CommandKind = Command['kind'];
+
+/** The toolbar's commands, in its order. */
+export const TOOLBAR: readonly Command[] = [
+  { kind: 'step_into' },
+  { kind: 'step_over' },
+  { kind: 'step_return' },
+  { kind: 'continue' },
+  { kind: 'inv_step_into' },
+  { kind: 'inv_step_over' },
+  { kind: 'inv_step_call' },
+  { kind: 'restart' },
+];
+
+/** What every run gets (core/limits.ts; the user may raise the limits). */
+export const RECORD_OPTIONS = LIVE_LIMITS;
+
+/** What the debugger reports after each move. */
+export type DebuggerEvent =
+  | { kind: 'recorded'; recording: Recording; position: Position; breakpoints: number[] }
+  | { kind: 'action'; recording: Recording; action: Action; position: Position; breakpoints: number[] }
+  | { kind: 'jump'; recording: Recording; position: Position; breakpoints: number[] }
+  /** What-if: the program ran again with an edit at `position` (the current stop). */
+  | { kind: 'edit'; recording: Recording; position: Position; breakpoints: number[] }
+  /** The same run recorded again (new breakpoint conditions or watches): the states are the same. */
+  | { kind: 'rerecorded'; recording: Recording }
+  | { kind: 'cleared' };
+

@@ -1,0 +1,226 @@
+// The model beside the app's debugger: after each move it asks the session layer's NeuralFollower
+// (src/session/neuralFollower.ts, over the model worker) for the state the model predicted, shows
+// it against the truth and keeps the running scores. It never blocks the real engine: a prediction
+// that arrives after a newer recording, a jump or another mode is dropped.
+
+import type { Action } from '../core/actions';
+import type { StateComparison } from '../core/compare';
+import type { Confidence } from '../core/confidence';
+import { EvalStats, type ActionTally } from '../core/evalStats';
+import type { ParseResult } from '../core/format';
+import { stateAt, type DebugState } from '../core/state';
+import type { Position, Recording } from '../core/trace';
+import { ModelError } from '../neuralEngine/modelClient';
+import { NeuralFollower, type FollowedStep } from '../session/neuralFollower';
+import type { DebuggerEvent } from './debugger.svelte';
+import type { ModelLoader } from './modelLoader.svelte';
+import type { Mode } from './modes';
+
+export interface ShownPrediction {
+  action: Action;
+  /** The parsed prediction (or why it could not be parsed). */
+  state: ParseResult;
+  text: string;
+  /** The real state after the same action, and the field-by-field comparison. */
+  real: DebugState;
+  comparison: StateComparison;
+  ms: number;
+  newTokens: number;
+  prefillTokens: number;
+  /** How sure the model was of the state and each field. */
+  confidence?: Confidence;
+  /** Counted in the scores: not when the real state is the entry or the exit, which any answer
+   * of the right kind matches (a step back to the entry, the end of the program). */
+  scored: boolean;
+}
+
+export class ModelFollower {
+  mode = $state<Mode>('both');
+  prediction = $state.raw<ShownPrediction | null>(null);
+  predicting = $state(false);
+  /** Why the last prediction failed (null: it did not); it belongs to that step and goes with the next. */
+  failure = $state<string | null>(null);
+  /** Scores per action kind over this run of the program (a new program or Restart starts them
+   * again), in the order the kinds were first seen. */
+  scores = $state.raw<ActionTally[]>([]);
+  /** The call (or "the module") the scores belong to. */
+  scoredRun = $state<string>('');
+  totalTokens = $state(0);
+  totalMs = $state(0);
+  states = $state(0);
+
+  /** Told after each move with the model's state beside the truth (null: none was predicted). */
+  onStep: ((action: Action, real: DebugState, shown: ShownPrediction | null) => void) | null = null;
+
+  private recording: Recording | null = null;
+  private position: Position = 0;
+  private breakpoints: number[] = [];
+  private stats = new EvalStats();
+  private follower: NeuralFollower | null = null;
+  /** Bumped whenever the model's history starts again (a recording, a jump, a mode, a model): an
+   * answer for an older history is dropped. */
+  private history = 0;
+  private stepSeq = 0;
+
+  constructor(private readonly loader: ModelLoader) {}
+
+  readonly tokensPerS = $derived(this.totalMs > 0 ? (1000 * this.totalTokens) / this.totalMs : 0);
+  readonly msPerState = $derived(this.states > 0 ? this.totalMs / this.states : 0);
+  /** The model is loaded and follows (not Real only). */
+  get active(): boolean {
+    return this.loader.status === 'ready' && this.mode !== 'real';
+  }
+
+  /** The recording the debugger stands in, and where (for Guess inputs). */
+  get at(): { recording: Recording; position: Position } | null {
+    return this.recording ? { recording: this.recording, position: this.position } : null;
+  }
+
+  setMode(mode: Mode): void {
+    if (mode === this.mode) return;
+    this.mode = mode;
+    this.prediction = null;
+    this.failure = null;
+    // Compare and Neural only start again from the real state the debugger stands at.
+    void this.begin();
+  }
+
+  /** A model is ready (or went): its history starts at the real state the debugger stands at. */
+  modelChanged(): void {
+    this.prediction = null;
+    void this.begin();
+  }
+
+  /** The debugger's report of what it did. */
+  onDebugger(ev: DebuggerEvent): void {
+    if (ev.kind === 'cleared') {
+      // No recording (the engine was restarted, a link shows other code): the old run's scores go.
+      this.history++;
+      this.follower = null;
+      this.predicting = false;
+      this.recording = null;
+      this.prediction = null;
+      this.resetScores(null);
+      return;
+    }
+    if (ev.kind === 'rerecorded') {
+      this.recording = ev.recording;
+      this.follower?.rerecorded({ recording: ev.recording, position: this.position });
+      return;
+    }
+    this.failure = null;
+    if (ev.kind === 'edit') {
+      this.recording = ev.recording;
+      this.breakpoints = ev.breakpoints;
+      this.position = ev.position;
+      this.prediction = null;
+      void this.acceptEdit();
+      return;
+    }
+    const fresh = ev.recording !== this.recording;
+    if (ev.kind === 'recorded') this.resetScores(ev.recording);
+    this.recording = ev.recording;
+    this.breakpoints = ev.breakpoints;
+    this.position = ev.position;
+    if (ev.kind === 'action' && !fresh) {
+      this.step(ev.action, ev.recording, ev.position);
+      return;
+    }
+    this.prediction = null;
+    void this.begin();
+  }
+
+  /** Scores belong to one run of one program: a new recording (a new program, Restart, a link)
+   * starts them again. What-if edits keep them: they go on from a stop of the same run. */
+  private resetScores(rec: Recording | null): void {
+    this.stats = new EvalStats();
+    this.scores = [];
+    this.scoredRun = rec === null ? '' : rec.call.trim() !== '' ? rec.call.trim() : 'the module';
+  }
+
+  private async begin(): Promise<void> {
+    const history = ++this.history;
+    this.follower = null;
+    this.predicting = false;
+    const client = this.loader.client;
+    const rec = this.recording;
+    if (!client || !rec || this.mode === 'real' || rec.events.length === 0) return;
+    const position = Math.min(Math.max(this.position, 0), rec.events.length - 1);
+    // At once: the worker takes the next step after this beginning, in order.
+    const { follower, begun } = NeuralFollower.startNow(client, this.mode, { recording: rec, position }, this.breakpoints);
+    this.follower = follower;
+    try {
+      await begun;
+    } catch {
+      // a newer recording took over
+      if (history === this.history) this.follower = null;
+    }
+  }
+
+  /** What-if: the model's newest state becomes the edited real state; it goes on from there, and
+   * its next predictions are compared with the new run. */
+  private async acceptEdit(): Promise<void> {
+    const follower = this.follower;
+    const rec = this.recording;
+    if (!follower || !rec) return void this.begin();
+    try {
+      await follower.edited({ recording: rec, position: this.position });
+    } catch (err) {
+      if (err instanceof ModelError && err.kind === 'superseded') return;
+      // No history to edit (the model had not begun): start it at the edited state.
+      await this.begin();
+    }
+  }
+
+  private step(action: Action, rec: Recording, to: Position): void {
+    const real = stateAt(rec, to);
+    const follower = this.follower;
+    if (!follower || !this.active) {
+      this.onStep?.(action, real, null);
+      return;
+    }
+    const history = this.history;
+    const mine = ++this.stepSeq;
+    this.predicting = true;
+    follower.setBreakpoints(this.breakpoints);
+    follower
+      .follow(action, { recording: rec, position: to })
+      .then((step) => {
+        if (history !== this.history || !step) return;
+        this.show(step, real);
+        this.onStep?.(action, real, this.prediction);
+      })
+      .catch((err: unknown) => {
+        if (err instanceof ModelError && err.kind === 'superseded') return;
+        if (history === this.history) this.failure = `The prediction failed: ${err instanceof Error ? err.message : String(err)}`;
+      })
+      .finally(() => {
+        if (mine === this.stepSeq) this.predicting = false;
+      });
+  }
+
+  private show(step: FollowedStep, real: DebugState): void {
+    const p = step.result;
+    if (performance.getEntriesByName('ndb:first-prediction').length === 0) performance.mark('ndb:first-prediction');
+    const scored = real.event !== 'entry' && real.event !== 'exit';
+    this.prediction = {
+      action: p.action,
+      state: p.state,
+      text: p.text,
+      real,
+      comparison: step.comparison,
+      ms: p.ms,
+      newTokens: p.newTokens,
+      prefillTokens: p.prefillTokens,
+      ...(p.confidence ? { confidence: p.confidence } : {}),
+      scored,
+    };
+    if (scored) {
+      this.stats.add(p.action, step.comparison);
+      this.scores = this.stats.perAction();
+    }
+    this.totalTokens += p.newTokens;
+    this.totalMs += p.ms;
+    this.states++;
+  }
+}

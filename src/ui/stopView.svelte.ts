@@ -1,0 +1,89 @@
+// What the panels show of the stop the debugger stands at: its state, the frames, the locals that
+// changed since the last stop in the same frame, the watch rows, the traceback, a caller's frame
+// picked in the Call stack. The debugger (debugger.svelte.ts) moves it; it only reads.
+
+import { changedLocals, stateAt, type DebugState, type EventState, type StackFrame } from '../core/state';
+import type { Position, Recording } from '../core/trace';
+import { tracebackOf, type TracebackEntry } from '../core/traceback';
+import { currentLineOf, errorMarkerOf, framesShown, frameViewOf, lastReachedAt, watchRowsAt, type ErrorMarker, type FrameView, type WatchRow } from './debuggerViews';
+import { cutOffOf, type CutOff } from './runEnd';
+
+/** What the view reads from the debugger and the program. */
+export interface StopSource {
+  readonly recording: Recording | null;
+  readonly position: Position;
+  /** The watch expressions as written, and those the recording evaluated (in its order). */
+  readonly watches: Parameters<typeof watchRowsAt>[2];
+  readonly recordedWatches: readonly string[];
+}
+
+export class StopView {
+  /** The frame picked in the Call stack (null: the current frame). */
+  selectedFrame = $state<number | null>(null);
+  /** The previous stop in the same frame: what "changed" values are compared with. */
+  private compareWith = $state<Position>(-2);
+  private visited: Position[] = [];
+
+  constructor(private readonly at: StopSource) {}
+
+  readonly state = $derived.by<DebugState | null>(() => this.at.recording ? stateAt(this.at.recording, this.at.position) : null);
+
+  /** A run stopped by a limit, not by its own end (null: it ended, or there is none). */
+  readonly cutOff = $derived.by<CutOff | null>(() => this.at.recording ? cutOffOf(this.at.recording) : null);
+
+  /** At the exit of a run that was cut off: the last state it reached (its frame and locals), which
+   * the panels show; null elsewhere. */
+  readonly lastReached = $derived.by<EventState | null>(() => this.at.recording ? lastReachedAt(this.at.recording, this.at.position, this.cutOff) : null);
+
+  /** The frames at the stop: none once the program has ended (it finished, or an exception ended
+   * it); the frames it was in when a limit cut it off. */
+  readonly stack = $derived.by<StackFrame[]>(() => this.at.recording ? framesShown(this.at.recording, this.at.position, this.cutOff) : []);
+
+  readonly changed = $derived.by<Set<string>>(() => this.at.recording ? changedLocals(this.at.recording, this.at.position, this.compareWith) : new Set());
+  readonly lastPosition = $derived.by(() => this.at.recording ? this.at.recording.events.length : 0);
+
+  /** The watch rows at the current stop. */
+  readonly watchRows = $derived.by<WatchRow[]>(() => watchRowsAt(this.at.recording, this.at.position, this.at.watches, this.at.recordedWatches));
+
+  /** The traceback of a run that ended with an uncaught exception (outermost frame first). */
+  readonly traceback = $derived.by<TracebackEntry[]>(() => this.at.recording ? tracebackOf(this.at.recording) : []);
+
+  readonly errorMarker = $derived.by<ErrorMarker | null>(() => this.at.recording ? errorMarkerOf(this.at.recording, this.traceback) : null);
+
+  /** The frame picked in the Call stack, when it is not the current one: its line and its locals
+   * as they were when it last ran (at its call of the frame above it). */
+  readonly frameView = $derived.by<FrameView | null>(() => this.at.recording ? frameViewOf(this.at.recording, this.at.position, this.stack, this.selectedFrame) : null);
+
+  /** The line the editor highlights, with the kind of stop. */
+  readonly currentLine = $derived(currentLineOf(this.state));
+
+  /** Shows a caller's frame (its line and locals), or with null the current one again. */
+  selectFrame(frame: number | null): void {
+    this.selectedFrame = frame;
+  }
+
+  /** A new recording: no earlier stop to compare with. */
+  restart(): void {
+    this.visited = [];
+    this.compareWith = -2;
+  }
+
+  /** The debugger moved to `pos` (of `rec`): "changed" compares with the last stop in its frame. */
+  movedTo(rec: Recording | null, pos: Position): void {
+    let compare: Position = -2;
+    if (rec && pos >= 0 && pos < rec.events.length) {
+      const frame = rec.events[pos]!.frame;
+      for (let i = this.visited.length - 1; i >= 0; i--) {
+        const p = this.visited[i]!;
+        if (p !== pos && p >= 0 && p < rec.events.length && rec.events[p]!.frame === frame) {
+          compare = p;
+          break;
+        }
+      }
+    }
+    this.visited.push(pos);
+    if (this.visited.length > 1000) this.visited.splice(0, this.visited.length - 1000);
+    this.compareWith = compare;
+    this.selectedFrame = null;
+  }
+}
