@@ -29,7 +29,7 @@ void session.start();
 // On few cores the model is built once Python's start is light (measured: a cold Python start
 // shared with the model's took 1.5–2.5 s longer on 2 cores); its files still download at once.
 const fewCores = (navigator.hardwareConcurrency ?? 2) <= 4;
-void neural.start(() => session.debug.session, fewCores ? session.debug.heavyStartDone() : undefined);
+void neural.start(() => session.debug.session, fewCores ? session.debug.connection.heavyStartDone() : undefined);
 const stores = { session, neural, pwa, prefs, embedded };
 // index.html shows a static skeleton of the page until the app is mounted in its place.
 target.textContent = '';

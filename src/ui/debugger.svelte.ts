@@ -57,32 +57,17 @@ export class Debugger {
   constructor(program: Program) {
     this.program = program;
     const debug = this;
+    // getters: the view's deriveds read this store's state as it changes
     this.view = new StopView({
-      get recording() {
-        return debug.recording;
-      },
-      get position() {
-        return debug.position;
-      },
-      get watches() {
-        return program.watches;
-      },
-      get recordedWatches() {
-        return debug.recorded?.watch ?? [];
-      },
+      get recording() { return debug.recording; },
+      get position() { return debug.position; },
+      get watches() { return program.watches; },
+      get recordedWatches() { return debug.recorded?.watch ?? []; },
     });
   }
 
   get engine() {
     return this.connection.status;
-  }
-
-  get engineInfo() {
-    return this.connection.info;
-  }
-
-  get loadStage() {
-    return this.connection.loadStage;
   }
 
   /** The code, the call or the input changed since the recording (or there is none). */
@@ -155,14 +140,6 @@ export class Debugger {
     return ok;
   }
 
-  waitForEngine(): Promise<boolean> {
-    return this.connection.waitForEngine();
-  }
-
-  heavyStartDone(): Promise<unknown> {
-    return this.connection.heavyStartDone();
-  }
-
   /** Records the current program; false when no recording came back, or when `wanted` says the
    * answer came too late (a newer link was loaded meanwhile): it is then dropped. */
   async record(wanted: () => boolean = () => true): Promise<boolean> {
@@ -193,7 +170,7 @@ export class Debugger {
       this.emit({ kind: 'cleared' });
       this.error = err instanceof EngineError ? err.message : `Something went wrong: ${err instanceof Error ? err.message : String(err)}`;
       if (err instanceof EngineError && err.kind === 'stopped') this.halted = { source, call, by: this.stopRequested ? 'user' : 'limit' };
-      this.noteStopped(err);
+      this.connection.noteStopped(err);
       return false;
     } finally {
       this.busy = false;
@@ -318,11 +295,6 @@ export class Debugger {
     } finally {
       this.busy = false;
     }
-  }
-
-  /** The engine is being replaced after `err`: the buttons wait for the new one. */
-  noteStopped(err: unknown): void {
-    this.connection.noteStopped(err);
   }
 
   /** The options of a session of the current program (the limits, the input, the breakpoints with

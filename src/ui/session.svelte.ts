@@ -62,11 +62,11 @@ export class Session {
     state: this.debug.view.state,
     position: this.debug.position,
     dirty: this.debug.dirty,
-    interruptible: this.debug.engineInfo?.interruptible ?? null,
+    interruptible: this.debug.connection.info?.interruptible ?? null,
     edits: this.debug.edits,
     breakpoints: this.program.breakpoints,
     halted: this.debug.haltedBy,
-    loadStage: this.debug.loadStage,
+    loadStage: this.debug.connection.loadStage,
     limits: this.debug.recordedLimits,
     framed: this.embedded,
   }));
@@ -215,7 +215,7 @@ export class Session {
       get engineReady() {
         return debug.engine === 'ready';
       },
-      waitForEngine: () => debug.waitForEngine(),
+      waitForEngine: () => debug.connection.waitForEngine(),
       checkExpressions: () => whatIf.checkLinkedExpressions(),
       record: async (wanted) => {
         const ok = await debug.record(wanted);

@@ -171,6 +171,6 @@ export class WhatIf {
   private fail(what: string, err: unknown): void {
     const message = err instanceof Error ? err.message : String(err);
     this.error = `${what}: ${message}`;
-    this.debug.noteStopped(err);
+    this.debug.connection.noteStopped(err);
   }
 }
