@@ -17,6 +17,7 @@ Usage:
   ndb trace FILE [--call EXPR] [--max-events N] [--json]
   ndb debug FILE [--call EXPR] --actions a1,a2,… [--breakpoints L1,L2] [--engine real] [--json]
   ndb debug FILE [--call EXPR] [--breakpoints L1,L2] [--engine real|neural|both]
+                   (no --actions: an interactive prompt like pdb's, with reverse moves; h lists its commands)
   ndb debug --batch REQUESTS.jsonl [--engine real] --json
   ndb debug FILE [--call EXPR] --actions … --engine neural|both [--model DIR] [--dtype D] --json
   ndb eval trajectories FILE.jsonl [FILE2.jsonl …] [--label NAME,…] [--decoder constrained|greedy|both] [--svg RELIABILITY.svg] [--model DIR] [--dtype D] [--limit N] --json
@@ -161,6 +162,7 @@ async function debugCommand(args: ParsedArgs, out: Out): Promise<number> {
     return batchCommand(batch, maxEvents, engineName, args, out);
   }
   const source = readProgram(fileArgument(args));
+  if (!args.options.has('actions') && !args.options.has('json')) return (await import('./debugRepl')).debugRepl(args, fileArgument(args), source);
   const actions = parseStepList(stringOption(args, 'actions') ?? '');
   const breakpoints = parseLineList(stringOption(args, 'breakpoints'), '--breakpoints');
   const engine = await loadPythonHost();

@@ -208,3 +208,8 @@ export function reliability(confidences: readonly number[], right: readonly bool
 export function confidenceWords(p: number): 'sure' | 'likely' | 'a guess' {
   return p >= 0.8 ? 'sure' : p >= 0.5 ? 'likely' : 'a guess';
 }
+
+/** "likely 61 %": the words and the percentage, as the terminal and DAP show a confidence. */
+export function sureness(p: number): string {
+  return `${confidenceWords(p)} ${Math.round(100 * p)} %`;
+}

@@ -2,7 +2,7 @@
 // marked ✓ or ✗ against the real state, with how sure the model was of each ("sure 93 %").
 
 import type { StateComparison } from '../core/compare';
-import { confidenceWords, type Confidence } from '../core/confidence';
+import { sureness, type Confidence } from '../core/confidence';
 import { capValue, type ParseResult } from '../core/format';
 import type { DebugState } from '../core/state';
 
@@ -21,11 +21,6 @@ function mark(ok: boolean | undefined, text: string, real?: string): string {
 
 function realEvent(real: DebugState): string {
   return real.event === 'exit' ? `exit (${real.status})` : real.event;
-}
-
-/** "sure 93 %", "likely 61 %", "a guess 12 %". */
-export function sureness(p: number): string {
-  return `${confidenceWords(p)} ${Math.round(100 * p)} %`;
 }
 
 function withSureness(row: Row, p: number | undefined): Row {

@@ -1,0 +1,352 @@
+// The commands of `ndb debug`'s prompt, read from a line of text: pdb's names, short forms and
+// arguments, and ndb's additions (gdb's reverse moves, what-if edits, the model's prediction).
+// Pure text work: what a command does at a stop is pdbSession.ts's.
+
+/** A forward move, as pdb names it. */
+export type ForwardMove = 'step' | 'next' | 'return' | 'continue';
+
+/** A backward move, as gdb names it. */
+export type ReverseMove = 'reverse-step' | 'reverse-next' | 'reverse-continue' | 'reverse-finish';
+
+/** What `predict` can ask the model about: the moves that are one model action. */
+export type PredictMove = ForwardMove | 'reverse-step' | 'reverse-next' | 'reverse-finish';
+
+export interface BreakLocation {
+  /** As written before the colon (`prog.py:4`), to check that it names the debugged file. */
+  file?: string;
+  line?: number;
+  /** A function's name: the breakpoint goes on its first line that runs. */
+  name?: string;
+}
+
+export type PdbCommand =
+  | { kind: 'move'; move: ForwardMove | ReverseMove }
+  | { kind: 'until'; line?: number }
+  | { kind: 'break'; temporary: boolean; at?: BreakLocation; condition?: string }
+  | { kind: 'clear'; targets: string[] }
+  | { kind: 'condition'; number: number; condition?: string }
+  | { kind: 'enable' | 'disable'; numbers: number[] }
+  | { kind: 'print'; expr: string; pretty: boolean }
+  | { kind: 'display' | 'undisplay'; expr?: string }
+  | { kind: 'where' }
+  | { kind: 'up' | 'down'; count: number }
+  | { kind: 'list'; first?: number; last?: number; here?: boolean }
+  | { kind: 'longlist' }
+  | { kind: 'args' }
+  | { kind: 'retval' }
+  | { kind: 'help'; topic?: string }
+  | { kind: 'quit' }
+  | { kind: 'set'; name: string; expr: string }
+  | { kind: 'predict'; move: PredictMove };
+
+/** A line that is no command, or a command with arguments it cannot take; the message says why. */
+export class PdbSyntaxError extends Error {}
+
+/** A command the prompt cannot do where the session stands; the message says why. */
+export class PdbError extends Error {}
+
+const MOVES: Record<string, ForwardMove | ReverseMove> = {
+  s: 'step',
+  step: 'step',
+  n: 'next',
+  next: 'next',
+  r: 'return',
+  return: 'return',
+  c: 'continue',
+  cont: 'continue',
+  continue: 'continue',
+  rs: 'reverse-step',
+  'reverse-step': 'reverse-step',
+  rn: 'reverse-next',
+  'reverse-next': 'reverse-next',
+  rc: 'reverse-continue',
+  'reverse-continue': 'reverse-continue',
+  rf: 'reverse-finish',
+  'reverse-finish': 'reverse-finish',
+};
+
+/** Every name the prompt knows, short forms included, to the command's full name. */
+const NAMES: Record<string, string> = {
+  ...MOVES,
+  unt: 'until',
+  until: 'until',
+  b: 'break',
+  break: 'break',
+  tbreak: 'tbreak',
+  cl: 'clear',
+  clear: 'clear',
+  condition: 'condition',
+  enable: 'enable',
+  disable: 'disable',
+  p: 'p',
+  pp: 'pp',
+  display: 'display',
+  undisplay: 'undisplay',
+  w: 'where',
+  where: 'where',
+  bt: 'where',
+  u: 'up',
+  up: 'up',
+  d: 'down',
+  down: 'down',
+  l: 'list',
+  list: 'list',
+  ll: 'longlist',
+  longlist: 'longlist',
+  a: 'args',
+  args: 'args',
+  rv: 'retval',
+  retval: 'retval',
+  h: 'help',
+  help: 'help',
+  q: 'quit',
+  quit: 'quit',
+  exit: 'quit',
+  EOF: 'quit',
+  set: 'set',
+  predict: 'predict',
+};
+
+/** pdb commands ndb leaves out, and what to use instead. */
+const NOT_HERE: Record<string, string> = {
+  j: 'jump',
+  jump: 'jump',
+  run: 'restart',
+  restart: 'restart',
+  interact: 'interact',
+  debug: 'debug',
+  commands: 'commands',
+  ignore: 'ignore',
+  alias: 'alias',
+  unalias: 'unalias',
+  source: 'source',
+  whatis: 'whatis',
+  exceptions: 'exceptions',
+};
+
+const INSTEAD: Record<string, string> = {
+  jump: 'the program runs only as it ran: rs, rn, rc and rf go back, set NAME = EXPR changes a value',
+  restart: 'the program was recorded once: rc goes back to the start',
+};
+
+/** The full name of a command word (`n` → `next`), or undefined when it is none. */
+export function commandName(word: string): string | undefined {
+  return Object.hasOwn(NAMES, word) ? NAMES[word] : undefined;
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function lineNumber(text: string, what: string): number {
+  const t = text.trim();
+  if (!/^\d+$/.test(t) || Number(t) < 1) throw new PdbSyntaxError(`${what}: '${t}' is not a line number`);
+  return Number(t);
+}
+
+function numbers(text: string, what: string): number[] {
+  const parts = text.split(/[\s,]+/).filter((p) => p !== '');
+  return parts.map((p) => {
+    if (!/^\d+$/.test(p)) throw new PdbSyntaxError(`${what}: '${p}' is not a breakpoint number`);
+    return Number(p);
+  });
+}
+
+function breakCommand(rest: string, temporary: boolean): PdbCommand {
+  if (rest === '') return { kind: 'break', temporary };
+  // `b 4, x > 1`: the location ends at the first comma, the condition is the rest as written
+  const comma = rest.indexOf(',');
+  const where = (comma >= 0 ? rest.slice(0, comma) : rest).trim();
+  const condition = comma >= 0 ? rest.slice(comma + 1).trim() : '';
+  if (comma >= 0 && condition === '') throw new PdbSyntaxError('break: nothing after the comma (b LINE, CONDITION)');
+  const at: BreakLocation = {};
+  const colon = where.lastIndexOf(':');
+  const place = colon >= 0 ? where.slice(colon + 1).trim() : where;
+  if (colon >= 0) at.file = where.slice(0, colon).trim();
+  if (/^\d+$/.test(place)) at.line = lineNumber(place, 'break');
+  else if (colon < 0 && IDENTIFIER.test(place)) at.name = place;
+  else throw new PdbSyntaxError(`break: '${where}' is neither a line number nor a function name (b [FILE:]LINE [, CONDITION])`);
+  return condition === '' ? { kind: 'break', temporary, at } : { kind: 'break', temporary, at, condition };
+}
+
+function listCommand(rest: string): PdbCommand {
+  if (rest === '') return { kind: 'list' };
+  if (rest === '.') return { kind: 'list', here: true };
+  const [a, b] = rest.split(',').map((s) => s.trim());
+  const first = lineNumber(a ?? '', 'list');
+  if (b === undefined) return { kind: 'list', first };
+  const n = lineNumber(b, 'list');
+  // as pdb: a second number smaller than the first is a count of lines
+  return { kind: 'list', first, last: n < first ? first + n : n };
+}
+
+function setCommand(rest: string, word: string): PdbCommand {
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)(.*)$/s.exec(rest);
+  if (!m || m[2]!.trim() === '') throw new PdbSyntaxError(`${word}: expected NAME = EXPR, e.g. set total = 100`);
+  return { kind: 'set', name: m[1]!, expr: m[2]!.trim() };
+}
+
+function predictCommand(rest: string): PdbCommand {
+  if (rest === '') return { kind: 'predict', move: 'step' };
+  const move = MOVES[rest];
+  if (move === undefined || move === 'reverse-continue') {
+    throw new PdbSyntaxError(`predict: '${rest}' is no move the model makes (predict [s|n|r|c|rs|rn|rf])`);
+  }
+  return { kind: 'predict', move };
+}
+
+/** Reads one command line (not empty: an empty line repeats the last command, which the caller
+ * keeps). Throws PdbSyntaxError for a line that is no command. */
+export function parsePdbCommand(text: string): PdbCommand {
+  const line = text.trim();
+  if (line.startsWith('!')) {
+    // pdb's `!statement`: an assignment is a what-if edit, anything else is printed
+    const body = line.slice(1).trim();
+    return /^[A-Za-z_][A-Za-z0-9_]*\s*=(?!=)/.test(body) ? setCommand(body, '!') : { kind: 'print', expr: body, pretty: false };
+  }
+  const m = /^(\S+)\s*(.*)$/s.exec(line);
+  if (!m) throw new PdbSyntaxError('no command');
+  const word = m[1]!;
+  const rest = m[2]!.trim();
+  const name = commandName(word);
+  if (name === undefined) {
+    const missing = Object.hasOwn(NOT_HERE, word) ? NOT_HERE[word]! : undefined;
+    if (missing) throw new PdbSyntaxError(`ndb has no '${missing}'${INSTEAD[missing] ? `: ${INSTEAD[missing]}` : ''}`);
+    throw new PdbSyntaxError(`unknown command '${word}' (h lists them; p EXPR prints a value)`);
+  }
+  const noArguments = (command: PdbCommand): PdbCommand => {
+    if (rest !== '') throw new PdbSyntaxError(`${name} takes no arguments`);
+    return command;
+  };
+  switch (name) {
+    case 'step':
+    case 'next':
+    case 'return':
+    case 'continue':
+    case 'reverse-step':
+    case 'reverse-next':
+    case 'reverse-continue':
+    case 'reverse-finish':
+      return noArguments({ kind: 'move', move: MOVES[word]! });
+    case 'until':
+      return rest === '' ? { kind: 'until' } : { kind: 'until', line: lineNumber(rest, 'until') };
+    case 'break':
+    case 'tbreak':
+      return breakCommand(rest, name === 'tbreak');
+    case 'clear':
+      return { kind: 'clear', targets: rest.split(/[\s,]+/).filter((t) => t !== '') };
+    case 'condition': {
+      const c = /^(\d+)\s*(.*)$/s.exec(rest);
+      if (!c) throw new PdbSyntaxError('condition: expected a breakpoint number (condition N [EXPR])');
+      const cond = c[2]!.trim();
+      return cond === '' ? { kind: 'condition', number: Number(c[1]) } : { kind: 'condition', number: Number(c[1]), condition: cond };
+    }
+    case 'enable':
+    case 'disable': {
+      const ns = numbers(rest, name);
+      if (ns.length === 0) throw new PdbSyntaxError(`${name}: which breakpoints? (${name} N [N …])`);
+      return { kind: name, numbers: ns };
+    }
+    case 'p':
+    case 'pp':
+      if (rest === '') throw new PdbSyntaxError(`${name} needs an expression (${name} EXPR)`);
+      return { kind: 'print', expr: rest, pretty: name === 'pp' };
+    case 'display':
+    case 'undisplay':
+      return rest === '' ? { kind: name } : { kind: name, expr: rest };
+    case 'where':
+      return noArguments({ kind: 'where' });
+    case 'up':
+    case 'down':
+      return { kind: name, count: rest === '' ? 1 : lineNumber(rest, name) };
+    case 'list':
+      return listCommand(rest);
+    case 'longlist':
+      return noArguments({ kind: 'longlist' });
+    case 'args':
+      return noArguments({ kind: 'args' });
+    case 'retval':
+      return noArguments({ kind: 'retval' });
+    case 'help':
+      return rest === '' ? { kind: 'help' } : { kind: 'help', topic: rest };
+    case 'quit':
+      return { kind: 'quit' };
+    case 'set':
+      return setCommand(rest, 'set');
+    case 'predict':
+      return predictCommand(rest);
+  }
+  throw new PdbSyntaxError(`unknown command '${word}'`);
+}
+
+/** `h`: pdb's commands, then ndb's own. */
+export const HELP_TEXT: readonly string[] = [
+  'Moves (pdb):',
+  '  s(tep)            the next stop anywhere: into a call, or the next line',
+  '  n(ext)            the next line in this function (calls run through)',
+  '  r(eturn)          on to this function\'s return',
+  '  c(ont(inue))      on to the next breakpoint, or the end',
+  '  unt(il) [LINE]    on to a line past this one (or LINE or past) in this function, or its return',
+  'Breakpoints:',
+  '  b(reak) [FILE:]LINE|FUNCTION [, COND]   set one (no argument: list them)',
+  '  tbreak ...        the same, removed when it is first hit',
+  '  cl(ear) [N … | FILE:LINE]   remove breakpoints (no argument: all)',
+  '  condition N [COND]   set (or with none, remove) the condition of breakpoint N',
+  '  disable N …  /  enable N …',
+  'Looking around:',
+  '  p EXPR / pp EXPR  the value of EXPR in the current frame (its repr; pp pretty-printed)',
+  '  display [EXPR] / undisplay [EXPR]   show EXPR at each stop where it changed',
+  '  w(here), bt       the call stack, the current frame marked >',
+  '  u(p) [N] / d(own) [N]   select an outer / inner frame',
+  '  l(ist) [FIRST[, LAST] | .]   source lines; ll / longlist: the whole function',
+  '  a(rgs)            the arguments of the current function',
+  '  retval, rv        the value returned, at a return stop',
+  '  h(elp) [COMMAND]  this list, or one command',
+  '  q(uit), Ctrl-D    leave (with a summary)',
+  'ndb\'s additions:',
+  '  rs, reverse-step      back one stop (the previous event)',
+  '  rn, reverse-next      back over a call to the previous line of this function',
+  '  rc, reverse-continue  back to the previous breakpoint stop, else the start',
+  '  rf, reverse-finish    back to the call of the current frame: its arguments',
+  '  set NAME = EXPR (or !NAME = EXPR)   what-if: the program runs again with NAME = EXPR made here',
+  '  predict [s|n|r|c|rs|rn|rf]   what the model predicts that move shows, how sure it is, and the truth',
+  'An empty line repeats the last command.',
+];
+
+const TOPICS: Record<string, string> = {
+  step: 's(tep): the next stop anywhere: into a call (a --Call-- stop), the next line, or a return',
+  next: 'n(ext): the next line in the current function; calls run through (a breakpoint in them stops)',
+  return: "r(eturn): on to the current function's return (a --Return-- stop)",
+  continue: 'c(ont(inue)): on to the next breakpoint stop, or the end of the program',
+  until: 'unt(il) [LINE]: on to a line greater than the current one (or LINE or greater) in this function, or its return',
+  break: 'b(reak) [FILE:]LINE|FUNCTION [, COND]: a breakpoint (with a condition, it stops only where COND is true); b alone lists them',
+  tbreak: 'tbreak [FILE:]LINE|FUNCTION [, COND]: a breakpoint removed when it is first hit',
+  clear: 'cl(ear) [N … | FILE:LINE]: removes breakpoints by number or place; cl alone removes them all',
+  condition: 'condition N [COND]: sets the condition of breakpoint N; without COND it stops unconditionally',
+  enable: 'enable N …: enables breakpoints',
+  disable: 'disable N …: disables breakpoints (they stay listed)',
+  p: 'p EXPR: the repr of EXPR in the current frame (the program runs again to evaluate it there)',
+  pp: 'pp EXPR: as p, pretty-printed over several lines when it is long',
+  display: 'display [EXPR]: shows EXPR at every stop where its value changed; display alone lists them',
+  undisplay: 'undisplay [EXPR]: stops showing EXPR (alone: all of them)',
+  where: 'w(here), bt: the call stack, outermost first; > marks the current frame',
+  up: 'u(p) [N]: selects the frame N levels out (p, l, a and rf then use it)',
+  down: 'd(own) [N]: selects the frame N levels in',
+  list: 'l(ist) [FIRST[, LAST] | .]: 11 lines around the current line, then the next 11; l . goes back to the current line',
+  longlist: 'll, longlist: the whole current function',
+  args: 'a(rgs): the arguments of the current function with their values now',
+  retval: 'retval, rv: the value being returned, at a --Return-- stop',
+  help: 'h(elp) [COMMAND]: the commands, or one',
+  quit: 'q(uit), exit, Ctrl-D: ends the session with a summary (exit status 0)',
+  'reverse-step': 'rs, reverse-step: back one stop, to the previous event of the program',
+  'reverse-next': 'rn, reverse-next: back to the previous line of this function, over the calls it made',
+  'reverse-continue': 'rc, reverse-continue: back to the previous breakpoint stop, or to the start',
+  'reverse-finish': 'rf, reverse-finish: back to the call of the current frame, where its arguments are',
+  set: 'set NAME = EXPR: what-if: the program runs again with NAME = EXPR assigned here, and goes on from the changed state',
+  predict: "predict [s|n|r|c|rs|rn|rf]: the model's prediction of that move from here, how sure it is, and whether it is right; nothing moves",
+};
+
+/** `h COMMAND`: one command's help, or undefined for a word that is none. */
+export function helpTopic(word: string): string | undefined {
+  const name = commandName(word);
+  if (name === undefined) return undefined;
+  return TOPICS[name];
+}
