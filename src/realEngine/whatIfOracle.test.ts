@@ -11,10 +11,9 @@ import { DebugSession } from '../core/debugSession';
 import type { BreakCondition } from '../core/navigator';
 import { EditError, type Edit } from '../core/whatIf';
 import { debugStates, ProgramError, rerunWith } from '../session/programSession';
-import { loadNodeEngine } from './node';
-import { inProcessHost, type PythonHost } from './pythonHost';
+import type { PythonHost } from './pythonHost';
 import type { RealEngine } from './realEngine';
-import { hash, loadOracle, rng, snapshot, type Snapshot } from '../testing/oracle';
+import { hash, oracleEngine, rng, snapshot, type Snapshot } from '../testing/oracle';
 import { loadPrograms } from '../testing/programs';
 
 const programs = loadPrograms('examples', 'src/testing/programs');
@@ -33,9 +32,7 @@ let host: PythonHost;
 let runSegments: (request: string) => string;
 
 beforeAll(async () => {
-  engine = await loadNodeEngine();
-  host = inProcessHost(engine);
-  runSegments = loadOracle(engine);
+  ({ engine, host, runSegments } = await oracleEngine());
 }, 60_000);
 
 

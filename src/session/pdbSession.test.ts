@@ -4,11 +4,10 @@
 // pdb would. Bad input is answered with an error and the session goes on.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadNodeEngine } from '../realEngine/node';
-import { inProcessHost, type PythonHost } from '../realEngine/pythonHost';
+import type { PythonHost } from '../realEngine/pythonHost';
 import type { RealEngine } from '../realEngine/realEngine';
 import type { Recording } from '../core/trace';
-import { hash, loadOracle, rng, snapshot, type Snapshot } from '../testing/oracle';
+import { hash, oracleEngine, rng, snapshot, type Snapshot } from '../testing/oracle';
 import { loadPrograms, type TestProgram } from '../testing/programs';
 import { loadLiveModel } from './liveModel';
 import { PdbSession, type PdbOptions } from './pdbSession';
@@ -22,9 +21,7 @@ let host: PythonHost;
 let runSegments: (request: string) => string;
 
 beforeAll(async () => {
-  engine = await loadNodeEngine();
-  host = inProcessHost(engine);
-  runSegments = loadOracle(engine);
+  ({ engine, host, runSegments } = await oracleEngine());
 }, 120_000);
 
 function program(name: string): TestProgram {

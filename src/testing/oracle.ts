@@ -2,7 +2,8 @@
 // generator, and the snapshot of a recorded stop in the shape the oracle reports.
 
 import type { Position, Recording } from '../core/trace';
-import { readRepoFile } from '../realEngine/node';
+import { loadNodeEngine, readRepoFile } from '../realEngine/node';
+import { inProcessHost, type PythonHost } from '../realEngine/pythonHost';
 import { installModule, type RealEngine } from '../realEngine/realEngine';
 
 export type Snapshot = Record<string, unknown>;
@@ -12,6 +13,12 @@ export function loadOracle(engine: RealEngine): (request: string) => string {
   installModule(engine.pyodide, 'bdb_oracle', readRepoFile('src/testing/bdb_oracle.py'));
   const mod = engine.pyodide.pyimport('bdb_oracle') as unknown as { run_segments_json: (r: string) => string };
   return (r) => mod.run_segments_json(r);
+}
+
+/** The in-process engine, the host over it and the oracle beside it, as the oracle tests use them. */
+export async function oracleEngine(): Promise<{ engine: RealEngine; host: PythonHost; runSegments: (request: string) => string }> {
+  const engine = await loadNodeEngine();
+  return { engine, host: inProcessHost(engine), runSegments: loadOracle(engine) };
 }
 
 /** mulberry32: a small seeded generator, so that a failing sequence can be replayed. */
