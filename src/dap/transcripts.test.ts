@@ -83,10 +83,11 @@ describe('ndb dap transcripts (fixtures/dap)', () => {
       const notice = engineSandboxNotice();
       const transcript = await recordTranscript(script, { [REPO_ROOT.replace(/\/$/, '')]: '<repo>' }, (m) => notice !== null && JSON.stringify(m).includes(JSON.stringify(notice).slice(1, -1)));
       const file = join(DIR, `${name}.json`);
-      if (UPDATE || !existsSync(file)) writeFileSync(file, `${JSON.stringify(transcript, null, 1)}\n`);
+      if (UPDATE) writeFileSync(file, `${JSON.stringify(transcript, null, 1)}\n`);
+      // a missing transcript fails: it is recorded on purpose, never made up by the run it checks
+      expect(existsSync(file), `${file} is missing: NDB_UPDATE_DAP=1 records it`).toBe(true);
       const golden: unknown = JSON.parse(readFileSync(file, 'utf8'));
       expect(transcript).toEqual(golden);
-      if (!UPDATE) expect(existsSync(file)).toBe(true);
     }, 180_000);
   }
 });
