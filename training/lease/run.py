@@ -224,7 +224,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     # data that never comes must end the run while there is time to say so, not at the call's limit
     wait = max(60.0, deadline - time.time() - float(tcfg.get("reserve_s", 40)))
     source = LiveSource(args.tokenizer, recipe, workers=workers, worker_python=args.worker_python, log=log,
-                        buffer_tokens=int(lcfg.get("buffer_tokens", 4_000_000)), wait_timeout=wait)
+                        buffer_tokens=int(lcfg.get("buffer_tokens", 200_000_000)), wait_timeout=wait)
     table = class_weights(tcfg.get("class_weights"))
     log("loss weights: " + ", ".join(f"{n} {v:g}" for n, v in zip(CLASSES, table)))
 
