@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Everything a GPU lease needs, as one command (issue 32; training/README.md, "The GPU lease").
 #
-#   bash training/lease.sh --pack                      here: what must travel, into runs/lease-carry/,
-#                                                      and the size of what travels checked
+#   bash training/lease.sh --pack [--init CHECKPOINT]  here: what must travel, into runs/lease-carry/,
+#                                                      and the size of what travels checked (with
+#                                                      --init, the weights to start from as bf16 in
+#                                                      runs/lease-carry/init.pt; give --pack first)
 #   bash training/lease.sh [--minutes M] [--out DIR]   on the device machine (Python >= 3.12, CUDA torch):
 #                                                      train on live data for M minutes (default 8) in
 #                                                      all, bf16 weights in parts + manifest.json into
@@ -55,12 +57,23 @@ pack() {
   mkdir -p "$CARRY/corpus"
   cp "$corpus"/*.tar.gz "$CARRY/corpus/"
   cp "$zip" "$CARRY/python_stdlib.zip"
+  if [ -n "${pack_init:-}" ]; then
+    # the weights to start from, as bf16 (half the bytes; run.py's load_init casts them back)
+    "${NDB_TRAIN_PYTHON:-/usr/bin/python3}" -c '
+import sys, torch
+c = torch.load(sys.argv[1], map_location="cpu")
+if "model" not in c or "model_config" not in c:
+    sys.exit(f"{sys.argv[1]}: not a checkpoint of training.train, import_onnx or unpack (no model / model_config)")
+model = {k: v.bfloat16() if v.is_floating_point() else v for k, v in c["model"].items()}
+torch.save({"model": model, "model_config": c["model_config"], "step": c.get("step")}, sys.argv[2])
+' "$pack_init" "$CARRY/init.pt" || die "could not write $CARRY/init.pt from $pack_init"
+  fi
   git check-ignore -q "$CARRY" || die "$CARRY is not git-ignored: it would travel twice (add runs/ to .gitignore)"
   local mib
   mib="$(travel_size)"
-  echo "packed $CARRY: $(du -sh "$CARRY" | cut -f1) (the corpus and Pyodide's python_stdlib.zip)"
+  echo "packed $CARRY: $(du -sh "$CARRY" | cut -f1) (the corpus and Pyodide's python_stdlib.zip${pack_init:+, $pack_init as bf16 in init.pt: start from it with --init $CARRY/init.pt})"
   echo "what travels with carry [\"$CARRY\"]: $mib MiB of the 64 MiB allowed"
-  awk -v m="$mib" 'BEGIN {exit !(m < 63)}' || die "$mib MiB would travel: over the 64 MiB a run takes (untracked files of the checkout travel too)"
+  awk -v m="$mib" 'BEGIN {exit !(m < 63)}' || die "$mib MiB would travel: over the 64 MiB a run takes (untracked files of the checkout travel too; the ONNX files of public/models can stay behind: training/README.md, 'What the real leases … taught')"
 }
 
 train() {  # train PYTHON CONFIG OUT MINUTES [run.py options...]
@@ -98,9 +111,10 @@ while [ $# -gt 0 ]; do
     --minutes) minutes="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --config) config="$2"; shift 2 ;;
-    --init|--seed|--workers|--recipe) pass+=("$1" "$2"); shift 2 ;;
+    --init) if [ "$mode" = pack ]; then pack_init="$2"; else pass+=("$1" "$2"); fi; shift 2 ;;
+    --seed|--workers|--recipe) pass+=("$1" "$2"); shift 2 ;;
     --) shift; pass+=("$@"); break ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) die "unknown option $1 (--help)" ;;
   esac
 done
