@@ -98,6 +98,7 @@ export class ModelFollower {
       this.history++;
       this.follower = null;
       this.predicting = false;
+      this.failure = null;
       this.recording = null;
       this.prediction = null;
       this.resetScores(null);
@@ -192,7 +193,11 @@ export class ModelFollower {
       })
       .catch((err: unknown) => {
         if (err instanceof ModelError && err.kind === 'superseded') return;
-        if (history === this.history) this.failure = `The prediction failed: ${err instanceof Error ? err.message : String(err)}`;
+        if (history !== this.history) return;
+        this.failure = `The prediction failed: ${err instanceof Error ? err.message : String(err)}`;
+        // The model's history may have missed this step: it starts again at the real stop, so
+        // the next step is predicted from where the program stands (the message stays until then).
+        void this.begin();
       })
       .finally(() => {
         if (mine === this.stepSeq) this.predicting = false;

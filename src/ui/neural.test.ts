@@ -38,10 +38,14 @@ class StandInWorker {
   onerror: ((ev: ErrorEvent) => void) | null = null;
   readonly requests: ModelRequest[] = [];
   terminated = false;
+  /** Clone each message as a browser does (throwing on a proxy). */
+  clones = true;
 
   constructor(private readonly script: { load?: ModelResponse; predict?: (action: Action) => ParseResult; samples?: PredictionResult[] }) {}
 
   postMessage(req: ModelRequest): void {
+    // A real worker's postMessage clones the message, and throws on what it cannot clone (a proxy).
+    if (this.clones) structuredClone(req);
     this.requests.push(req);
     const answer = (res: ModelResponse) => queueMicrotask(() => this.onmessage?.({ data: res } as MessageEvent<ModelResponse>));
     if (req.type === 'load') answer(this.script.load ?? { type: 'loaded', info: INFO });
@@ -170,5 +174,43 @@ describe('the neural store', () => {
       { call: 'double(5)', verdict: 'no', got: '10' },
     ]);
     expect(neural.guessNote).toBe('1 of 2 candidate calls return 6 (5 drawn: 2 not a call, 1 repeated).');
+  });
+
+  it('takes Predict first\'s next step (Enter, Check) to the model as a plain object: scored, no error', async () => {
+    const worker = new StandInWorker({ predict: () => parsed('line', 2, { n: '3' }) });
+    const neural = await ready(worker);
+    neural.setPredictFirst(true);
+    const rec = recording('double(3)');
+    neural.onDebugger({ kind: 'recorded', recording: rec, position: 0, breakpoints: [] });
+    await settle();
+    neural.onDebugger({ kind: 'action', recording: rec, action: stepInto, position: 1, breakpoints: [] });
+    await settle();
+    // Enter in "Your next line" runs the store's own last action again
+    const next = neural.lastForward;
+    expect(() => structuredClone(next)).not.toThrow();
+    neural.onDebugger({ kind: 'action', recording: rec, action: next, position: 2, breakpoints: [] });
+    await settle();
+    expect(neural.note).toBeNull();
+    expect(neural.scores).toEqual([expect.objectContaining({ kind: 'step_into', n: 2 })]);
+  });
+
+  it('says why a prediction failed for that step only, and predicts the next step from where the program stands', async () => {
+    const worker = new StandInWorker({ predict: () => parsed('line', 3, { n: '3', m: '6' }) });
+    const neural = await ready(worker);
+    const rec = recording('double(3)');
+    neural.onDebugger({ kind: 'recorded', recording: rec, position: 0, breakpoints: [] });
+    await settle();
+    // an action the structured clone refuses (a function inside it)
+    const unclonable = { kind: 'step_into', bad: () => 0 } as unknown as Action;
+    neural.onDebugger({ kind: 'action', recording: rec, action: unclonable, position: 1, breakpoints: [] });
+    await settle();
+    expect(neural.note).toMatch(/^The prediction failed: /);
+    expect(neural.predicting).toBe(false);
+    // the model's history starts again at the real stop after the failed step
+    expect(worker.requests.at(-1)).toMatchObject({ type: 'begin', position: 1 });
+    neural.onDebugger({ kind: 'action', recording: rec, action: stepInto, position: 2, breakpoints: [] });
+    await settle();
+    expect(neural.note).toBeNull();
+    expect(neural.prediction?.comparison.match).toBe(true);
   });
 });

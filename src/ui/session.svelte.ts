@@ -142,7 +142,9 @@ export class Session {
     if (!this.canAct || !this.debug.canDo(command)) return;
     this.whatIf.error = null;
     this.hint = null;
-    await this.debug.run(command);
+    // A plain copy: a command read from a component's state may be a proxy, and it travels to the
+    // model worker, whose postMessage cannot clone one.
+    await this.debug.run($state.snapshot(command) as Command);
   }
 
   /** Stop: ends the run in progress (Python is interrupted, or restarted). */

