@@ -12,6 +12,29 @@ import { useApp } from './setup.mjs';
 
 const PREDICT_TIMEOUT = 60_000;
 
+const ALIASING = 'a = [1, 2]\nb = a\nc = [1, 2]\nprint(a == c)\nb.append(3)\nprint(a)\n';
+const GLOBALS = [
+  'counter = 0',
+  '',
+  'def bump():',
+  '    global counter',
+  '    counter += 1',
+  '',
+  'def make_counter():',
+  '    count = 0',
+  '    def inc():',
+  '        nonlocal count',
+  '        count += 1',
+  '        return count',
+  '    return inc',
+  '',
+  'bump()',
+  'tick = make_counter()',
+  'tick()',
+  '',
+].join('\n');
+const RECURSION = 'def fact(n):\n    if n <= 1:\n        return 1\n    return n * fact(n - 1)\n\nprint(fact(6))\n';
+
 function region(page, name) {
   return page.getByRole('region', { name, exact: true });
 }
@@ -91,6 +114,60 @@ for (const size of [
       assert.match(await panel.locator('p.tally').last().textContent(), /Model, on the same steps: \d of 2 lines/);
       await page.getByLabel('Predict first').uncheck();
       assert.deepEqual(errors, []);
+    });
+
+    it('shows two names for one list as one object, and an equal third list as another', async () => {
+      await runModule(page, ALIASING);
+      await stepUntil(page, /^line 5 in <module>/);
+      const vars = region(page, 'Variables');
+      const row = (name) => vars.locator(`tr[data-name="${name}"]`);
+      // before the append: one object, two names
+      assert.match(await row('b').textContent(), /same object as a\b/);
+      assert.match(await row('a').textContent(), /same object as b\b/);
+      assert.doesNotMatch(await row('c').textContent(), /same object/);
+      await press(page, 'Step over');
+      // mutating through b changes what a shows; c, equal before, is not touched
+      assert.match(await row('a').locator('code.v').textContent(), /^\[1, 2, 3\]$/);
+      assert.match(await row('b').locator('code.v').textContent(), /^\[1, 2, 3\]$/);
+      assert.match(await row('c').locator('code.v').textContent(), /^\[1, 2\]$/);
+      assert.ok((await row('a').getAttribute('class')).includes('changed'), 'a is marked changed by b.append');
+      await shot(page, `classroom-aliasing-${size.name}.png`);
+    });
+
+    it('shows the globals a function changes under a heading, and a closure\'s nonlocal variable', async () => {
+      await runModule(page, GLOBALS);
+      await stepUntil(page, /^line 5 in bump/);
+      const vars = region(page, 'Variables');
+      const heading = vars.getByRole('heading', { name: /Global/ });
+      await heading.waitFor({ timeout: STEP_TIMEOUT });
+      const globals = vars.getByRole('table', { name: /Global/ });
+      assert.equal(await globals.locator('tr[data-global="counter"] code.v').textContent(), '0');
+      // a function is a definition, not a variable of the lesson
+      assert.equal(await globals.locator('tr[data-global="bump"]').count(), 0);
+      await press(page, 'Step over');
+      assert.equal(await globals.locator('tr[data-global="counter"] code.v').textContent(), '1');
+      assert.ok((await globals.locator('tr[data-global="counter"]').getAttribute('class')).includes('changed'));
+      await stepUntil(page, /^line 11 in inc/);
+      const count = vars.locator('tr[data-name="count"]');
+      assert.match(await count.textContent(), /nonlocal, from make_counter/);
+      await shot(page, `classroom-globals-${size.name}.png`);
+    });
+
+    it('names each frame of a recursion with its argument', async () => {
+      await runModule(page, RECURSION);
+      await stepUntil(page, /^call of fact \(line 1\)/, 60);
+      for (let i = 0; i < 6; i++) {
+        const frames = await callStack(page);
+        if (frames.length >= 7) break;
+        await stepUntil(page, /^line 4 in fact/, 10);
+        await press(page, 'Step into');
+      }
+      const frames = await callStack(page);
+      assert.equal(frames.length, 7, JSON.stringify(frames));
+      assert.match(frames[0], /^fact\(n=1\) line 1$/);
+      assert.deepEqual(frames.slice(0, 6).map((f) => f.replace(/ line \d+$/, '')), ['fact(n=1)', 'fact(n=2)', 'fact(n=3)', 'fact(n=4)', 'fact(n=5)', 'fact(n=6)']);
+      assert.match(frames[6], /^<module> line 6$/);
+      await shot(page, `classroom-recursion-${size.name}.png`);
     });
   });
 }

@@ -42,6 +42,14 @@ export interface TraceEvent {
   sizes?: Record<string, number>;
   /** len() of `value` when its repr was cut, as for `sizes`. */
   value_size?: number;
+  /** Recorded with `objects` (the app's views, never the model's text): the object each local
+   * refers to, numbered in the order first seen; two names with one number are one object.
+   * Immutable builtins (numbers, strings, tuples) and definitions have none. */
+  ids?: Record<string, number>;
+  /** Recorded with `objects`, in a function's frame: the module's variables (not its functions,
+   * classes or modules), as reprs, and their objects' numbers. */
+  globals?: Record<string, string>;
+  global_ids?: Record<string, number>;
 }
 
 export interface EditMark {
@@ -68,6 +76,10 @@ export interface CodeInfo {
   firstline: number;
   lines: number[];
   generator: boolean;
+  /** Recorded with `objects`: the variables of an enclosing function this one uses (`nonlocal`
+   * or read), and that function's name. */
+  free?: string[];
+  enclosing?: string;
 }
 
 export type ExitStatus =
