@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { LOAD_TIMEOUT, SCREENSHOTS, STEP_TIMEOUT, callStack, idle, openApp, pasteCode, press, watchErrors } from './helpers.mjs';
+import { LOAD_TIMEOUT, SCREENSHOTS, STEP_TIMEOUT, callStack, clickGlyph, idle, openApp, pasteCode, press, watchErrors } from './helpers.mjs';
 import { useApp } from './setup.mjs';
 
 const PREDICT_TIMEOUT = 60_000;
@@ -31,6 +31,20 @@ const GLOBALS = [
   'bump()',
   'tick = make_counter()',
   'tick()',
+  '',
+].join('\n');
+/** 30 lines of output, then a 6-deep recursion that stops at its base case (line 4). */
+const PROJECTED = [
+  'def fact(n):',
+  '    if n <= 1:',
+  '        print("base case")',
+  '        return 1',
+  '    return n * fact(n - 1)',
+  '',
+  'for i in range(30):',
+  '    print("line", i)',
+  ...Array.from({ length: 22 }, (_, i) => `# a comment to make the program long, ${i + 1}`),
+  'print(fact(6))',
   '',
 ].join('\n');
 const RECURSION = 'def fact(n):\n    if n <= 1:\n        return 1\n    return n * fact(n - 1)\n\nprint(fact(6))\n';
@@ -59,6 +73,28 @@ async function stepUntil(page, pattern, max = 40) {
     await press(page, 'Step into');
   }
   assert.fail(`the status never matched ${pattern}`);
+}
+
+/** How many of a region's frames (list items) and lines of text (a pre) are wholly visible: inside
+ * its scroller, inside the window, not folded. */
+async function visibleRows(page, name) {
+  return region(page, name).evaluate((el) => {
+    const body = el.querySelector('.body');
+    const box = body.getBoundingClientRect();
+    const top = Math.max(box.top, 0);
+    const bottom = Math.min(box.bottom, innerHeight);
+    const inside = (r) => r.height > 0 && r.top >= top - 1 && r.bottom <= bottom + 1;
+    const frames = [...el.querySelectorAll('li')].filter((li) => inside(li.getBoundingClientRect())).length;
+    const pre = el.querySelector('pre');
+    let lines = 0;
+    if (pre) {
+      const range = document.createRange();
+      range.selectNodeContents(pre);
+      const tops = new Set([...range.getClientRects()].filter(inside).map((r) => Math.round(r.top)));
+      lines = tops.size;
+    }
+    return { frames, lines };
+  });
 }
 
 /** The Prediction panel is done with the last step. */
@@ -168,6 +204,21 @@ for (const size of [
       assert.deepEqual(frames.slice(0, 6).map((f) => f.replace(/ line \d+$/, '')), ['fact(n=1)', 'fact(n=2)', 'fact(n=3)', 'fact(n=4)', 'fact(n=5)', 'fact(n=6)']);
       assert.match(frames[6], /^<module> line 6$/);
       await shot(page, `classroom-recursion-${size.name}.png`);
+    });
+
+    it('shows 6 frames of a recursion and the last 12 lines of its output at once, nothing folded (a projected lesson)', { skip: size.name === 'phone' }, async () => {
+      await runModule(page, PROJECTED);
+      await clickGlyph(page, 3);
+      await press(page, 'Continue');
+      await page.waitForFunction(() => /^line 3 in fact/.test(document.querySelector('[role="status"] .text')?.textContent ?? ''), null, { timeout: STEP_TIMEOUT });
+      assert.equal((await callStack(page)).length, 7);
+      for (const folded of await page.locator('section.panel .fold[aria-expanded="false"]').all()) assert.fail(`${await folded.textContent()} is folded`);
+      const stack = await visibleRows(page, 'Call stack');
+      const out = await visibleRows(page, 'Output');
+      assert.ok(stack.frames >= 6, `${stack.frames} frames are visible`);
+      assert.ok(out.lines >= 12, `${out.lines} lines of output are visible`);
+      await shot(page, `classroom-projected-${size.name}.png`);
+      await clickGlyph(page, 3);
     });
   });
 }
