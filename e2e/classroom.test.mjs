@@ -47,6 +47,7 @@ const PROJECTED = [
   'print(fact(6))',
   '',
 ].join('\n');
+const ASKS = 'name = input("Name? ")\nage = input("Age? ")\nprint(f"Hello, {name}, {age}")\n';
 const RECURSION = 'def fact(n):\n    if n <= 1:\n        return 1\n    return n * fact(n - 1)\n\nprint(fact(6))\n';
 
 function region(page, name) {
@@ -204,6 +205,36 @@ for (const size of [
       assert.deepEqual(frames.slice(0, 6).map((f) => f.replace(/ line \d+$/, '')), ['fact(n=1)', 'fact(n=2)', 'fact(n=3)', 'fact(n=4)', 'fact(n=5)', 'fact(n=6)']);
       assert.match(frames[6], /^<module> line 6$/);
       await shot(page, `classroom-recursion-${size.name}.png`);
+    });
+
+    it('asks for input() live under Output, goes on with what is typed, and keeps it in the Input field and the link', async () => {
+      await runModule(page, ASKS);
+      const out = region(page, 'Output');
+      const ask = page.getByLabel('Program input');
+      assert.equal(await ask.count(), 0);
+      await press(page, 'Continue');
+      await ask.waitFor({ timeout: STEP_TIMEOUT });
+      assert.equal(await out.locator('pre').textContent(), 'Name? ');
+      assert.match(await page.getByRole('status').textContent(), /type it in "Program input"/);
+      await ask.fill('Ada');
+      await ask.press('Enter');
+      await idle(page);
+      // the run went on: input() read the line, the debugger stands after it
+      await page.waitForFunction(() => /^line 2 in <module>/.test(document.querySelector('[role="status"] .text')?.textContent ?? ''), null, { timeout: STEP_TIMEOUT });
+      assert.equal(await page.locator('tr[data-name="name"] code.v').textContent(), "'Ada'");
+      assert.equal(await ask.count(), 0);
+      await press(page, 'Step over');
+      await ask.waitFor({ timeout: STEP_TIMEOUT });
+      await shot(page, `classroom-input-${size.name}.png`);
+      await ask.fill('36');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await idle(page);
+      await page.waitForFunction(() => /^line 3 in <module>/.test(document.querySelector('[role="status"] .text')?.textContent ?? ''), null, { timeout: STEP_TIMEOUT });
+      await press(page, 'Continue');
+      assert.equal(await out.locator('pre').textContent(), 'Name? Ada\nAge? 36\nHello, Ada, 36\n');
+      assert.equal(await page.getByLabel('Input', { exact: true }).inputValue(), 'Ada\n36\n');
+      await page.waitForFunction(() => /[#&]in=Ada%0A36/.test(location.hash), null, { timeout: STEP_TIMEOUT });
+      assert.equal(await ask.count(), 0);
     });
 
     it('shows 6 frames of a recursion and the last 12 lines of its output at once, nothing folded (a projected lesson)', { skip: size.name === 'phone' }, async () => {

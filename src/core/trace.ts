@@ -115,6 +115,14 @@ export interface Recording {
   /** What the program wrote to stderr (warnings, logging); absent when nothing. */
   stderr?: string;
   exit: ExitInfo;
+  /** The first input() past the end of the run's input (runs given an input only): `at`, the
+   * index of the next event (the exception in the frame that called input()), and its prompt. */
+  input_wanted?: InputWanted;
+}
+
+export interface InputWanted {
+  at: number;
+  prompt: string;
 }
 
 /** A place in a recording: -1 before the first event ("entry"), events.length after the last ("exit"). */

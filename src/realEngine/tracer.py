@@ -57,10 +57,11 @@ def _no_input(prompt: object = "") -> str:
     )
 
 
-def _reading_input(stdin: io.StringIO) -> Any:
+def _reading_input(stdin: io.StringIO, ran_out: Any = None) -> Any:
     """input() over the text a run was given (``stdin``, one line per call), echoed as a terminal
     shows it: the prompt, then the line read. Past the last line it raises EOFError, as Python
-    does at the end of its input."""
+    does at the end of its input; ``ran_out(prompt)`` is told the first time (the app then asks
+    the user for the line and runs the program again with it)."""
 
     def read_input(prompt: object = "") -> str:
         out = sys.stdout
@@ -68,6 +69,8 @@ def _reading_input(stdin: io.StringIO) -> Any:
             out.write(str(prompt))
         line = stdin.readline()
         if line == "":
+            if ran_out is not None:
+                ran_out(prompt)
             raise EOFError("EOF when reading a line")
         text = line[:-1] if line.endswith("\n") else line
         out.write(text + "\n")
@@ -671,6 +674,13 @@ def _program_shape(code: types.CodeType) -> dict[str, list[int]]:
     return {"lines": sorted(lines), "calls": sorted(calls)}
 
 
+def _input_wanted(result: dict[str, Any], recorder: Recorder, prompt: object) -> None:
+    """The first input() past the end of the run's input: where (the index of the next event, the
+    exception in the frame that called it) and with which prompt, for the app to ask the user."""
+    if "input_wanted" not in result:
+        result["input_wanted"] = {"at": len(recorder.events), "prompt": str(prompt)[:200]}
+
+
 def record(
     source: str,
     call: str | None = None,
@@ -736,7 +746,7 @@ def record(
     else:
         reader = io.StringIO(stdin)
         sys.stdin = reader
-        builtins.input = _reading_input(reader)
+        builtins.input = _reading_input(reader, lambda prompt: _input_wanted(result, recorder, prompt))
     tampered: list[str] = []
     ndb_sandbox.enter()  # from here on the program's own code runs
     try:

@@ -6,6 +6,7 @@
 // and to `onMove` (the share link follows the position).
 
 import { isInverse, type Action } from '../core/actions';
+import { asksForInput, inputLineStop, withInputLine } from '../core/liveInput';
 import type { BreakCondition } from '../core/navigator';
 import type { Position, Recording } from '../core/trace';
 import { EditError, type Edit } from '../core/whatIf';
@@ -186,6 +187,28 @@ export class Debugger {
     this.limits = next;
     if (!(await this.record())) return false;
     if (atExit && this.recording) await this.jump(this.recording.events.length);
+    return true;
+  }
+
+  /** The prompt of the input() that found no line, where the debugger has reached it (null: the
+   * program asks for nothing here, or it changed since it ran). */
+  readonly inputAsked = $derived.by<string | null>(() => {
+    const rec = this.recording;
+    return rec && !this.dirty && asksForInput(rec, this.position) ? (rec.input_wanted?.prompt ?? '') : null;
+  });
+
+  /** input() typed live: the line joins the program's input (the share link replays it), the
+   * program runs again with it, and the debugger steps over the line that called input() (which
+   * reads it now). Python runs each program from its start, so this is a deterministic replay. */
+  async answerInput(line: string): Promise<boolean> {
+    const rec = this.recording;
+    const wanted = rec?.input_wanted;
+    if (!rec || !wanted || this.inputAsked === null || this.busy) return false;
+    const stop = inputLineStop(rec, wanted.at);
+    this.program.setInput(withInputLine(this.program.input, line));
+    if (!(await this.record())) return false;
+    if (stop >= 0) await this.jump(stop);
+    await this.run({ kind: 'step_over' });
     return true;
   }
 

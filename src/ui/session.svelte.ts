@@ -111,6 +111,13 @@ export class Session {
     this.link.schedule();
   }
 
+  /** A line typed in "Program input" where the program asked for one (input() typed live). */
+  async answerInput(line: string): Promise<void> {
+    if (!this.canAct) return;
+    this.hint = null;
+    if (await this.debug.answerInput(line)) this.link.schedule();
+  }
+
   /** "Raise the limit" after a run was cut off: it runs again with more room. */
   async raiseLimit(): Promise<void> {
     if (!this.canAct) return;
