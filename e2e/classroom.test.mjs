@@ -149,6 +149,9 @@ for (const size of [
       });
       assert.doesNotMatch(await panel.textContent(), /failed|could not be cloned/);
       assert.match(await panel.locator('p.tally').last().textContent(), /Model, on the same steps: \d of 2 lines/);
+      // green says "right": the model's confidence is never green, however sure it is
+      const greens = await panel.locator('.sure').evaluateAll((els) => els.filter((e) => /^rgb\(\s*\d+,\s*(1[2-9]\d|2\d\d),\s*\d+\)$/.test(getComputedStyle(e).color) && (() => { const [r, g, b] = getComputedStyle(e).color.match(/\d+/g).map(Number); return g > r + 40 && g > b + 40; })()).length);
+      assert.equal(greens, 0);
       await page.getByLabel('Predict first').uncheck();
       assert.deepEqual(errors, []);
     });
