@@ -256,3 +256,67 @@ for (const size of [
     });
   });
 }
+
+describe('the embed in a 358 px frame on a phone', () => {
+  const app = useApp();
+
+  it('fits its frame with every button reachable, the stack named, input asked for live', async () => {
+    const page = await app.browser.context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openApp(page, `${app.server.url}?model=none`);
+    await runModule(page, 'def greet(who):\n    return "Hello, " + who\n\nname = input("Name? ")\nprint(greet(name))\n');
+    await page.getByRole('button', { name: /embed/i }).click();
+    await page.getByText('Embed code copied').waitFor({ timeout: STEP_TIMEOUT });
+    const snippet = (await page.evaluate(() => navigator.clipboard.readText())).replace('width="700" height="500"', 'width="358" height="600"');
+    const course = await app.browser.context.newPage();
+    await course.setViewportSize({ width: 390, height: 844 });
+    const errors = watchErrors(course);
+    await course.setContent(`<!doctype html><html><body style="margin:16px"><h1>Lesson 5</h1>${snippet}</body></html>`);
+    const frame = course.frameLocator('iframe');
+    await frame.locator('main[data-engine="ready"]').waitFor({ timeout: LOAD_TIMEOUT });
+    await frame.locator('[role="toolbar"][aria-busy="false"]').waitFor({ timeout: STEP_TIMEOUT });
+    const fits = await frame.locator('html').evaluate(() => ({ w: document.documentElement.scrollWidth, vw: innerWidth }));
+    assert.ok(fits.w <= fits.vw, `the embed is ${fits.w} px wide in a ${fits.vw} px frame`);
+    const toolbar = ['Step into', 'Step over', 'Step out', 'Continue', 'Step back', 'Step back over', 'Back to call', 'Restart'];
+    const reach = async () => {
+      for (const name of toolbar) {
+        const b = frame.getByRole('button', { name, exact: true });
+        await b.scrollIntoViewIfNeeded();
+        const hit = await b.evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          const inside = r.left >= 0 && r.right <= innerWidth + 0.5 && r.top >= 0 && r.bottom <= innerHeight + 0.5;
+          const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return { inside, hit: top !== null && el.contains(top), box: [r.left, r.top, r.right, r.bottom].map(Math.round) };
+        });
+        assert.ok(hit.inside && hit.hit, `${name} is reachable: ${JSON.stringify(hit)}`);
+      }
+    };
+    await reach();
+    await frame.getByRole('button', { name: 'Step into', exact: true }).click();
+    for (let i = 0; i < 3; i++) {
+      await frame.locator('[role="toolbar"][aria-busy="false"]').waitFor({ timeout: STEP_TIMEOUT });
+      await frame.getByRole('button', { name: 'Step into', exact: true }).click();
+    }
+    await frame.locator('[role="toolbar"][aria-busy="false"]').waitFor({ timeout: STEP_TIMEOUT });
+    // input() found no line: the embed asks for it under Output
+    const ask = frame.getByLabel('Program input');
+    await ask.waitFor({ timeout: STEP_TIMEOUT });
+    await ask.fill('Ada');
+    await ask.press('Enter');
+    await frame.locator('[role="toolbar"][aria-busy="false"]').waitFor({ timeout: STEP_TIMEOUT });
+    await frame.getByRole('button', { name: 'Step into', exact: true }).click();
+    await frame.locator('[role="toolbar"][aria-busy="false"]').waitFor({ timeout: STEP_TIMEOUT });
+    await frame.getByRole('status').locator('.text').filter({ hasText: /call of greet/ }).waitFor({ timeout: STEP_TIMEOUT });
+    const stack = await frame.getByRole('region', { name: 'Call stack', exact: true }).locator('li').allInnerTexts();
+    assert.match(stack[0].replace(/\s+/g, ' '), /^greet\(who='Ada'\) line 1$/);
+    await reach();
+    const open = await frame.getByRole('link', { name: /Open in ndb/ }).evaluate((a) => {
+      const r = a.getBoundingClientRect();
+      const bar = document.querySelector('[role="toolbar"]').getBoundingClientRect();
+      return { overlaps: !(r.bottom <= bar.top || r.top >= bar.bottom || r.right <= bar.left || r.left >= bar.right) };
+    });
+    assert.equal(open.overlaps, false, 'Open in ndb does not overlap the toolbar');
+    await course.screenshot({ path: join(SCREENSHOTS, 'classroom-embed-phone.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+  });
+});
