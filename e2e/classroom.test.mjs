@@ -119,6 +119,20 @@ for (const size of [
       await openApp(page, `${app.server.url}?backend=wasm`);
     });
 
+    it('shows Variables, readable, on the first screen (above a phone\'s toolbar)', async () => {
+      const vars = region(page, 'Variables');
+      await vars.locator('tr[data-name]').first().waitFor({ timeout: STEP_TIMEOUT });
+      const seen = await vars.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const bar = document.querySelector('[role="toolbar"]').getBoundingClientRect();
+        const limit = bar.top > innerHeight / 2 ? bar.top : innerHeight;
+        const row = el.querySelector('tr[data-name]').getBoundingClientRect();
+        return { top: Math.round(r.top), bottom: Math.round(r.bottom), limit: Math.round(limit), rowBottom: Math.round(row.bottom), scrollY };
+      });
+      assert.equal(seen.scrollY, 0);
+      assert.ok(seen.rowBottom <= seen.limit && seen.bottom - seen.top >= 60, `Variables on the first screen: ${JSON.stringify(seen)}`);
+    });
+
     it('Predict first from the keyboard and the Check button: scored beside the model, no error', async () => {
       await page.locator('main[data-model="ready"]').waitFor({ timeout: LOAD_TIMEOUT });
       await page.getByLabel('Example').selectOption({ label: 'A for loop that sums' });
@@ -242,7 +256,11 @@ for (const size of [
 
     it('shows 6 frames of a recursion and the last 12 lines of its output at once, nothing folded (a projected lesson)', { skip: size.name === 'phone' }, async () => {
       await runModule(page, PROJECTED);
-      await clickGlyph(page, 3);
+      // a click on a line number sets a breakpoint and selects no text
+      await page.locator('.monaco-editor .line-numbers').filter({ hasText: /^\s*3\s*$/ }).first().click();
+      assert.equal(await page.locator('.monaco-editor .ndb-breakpoint').count(), 1);
+      await page.waitForTimeout(100);
+      assert.equal(await page.locator('.monaco-editor .selected-text').count(), 0, 'no text is selected');
       await press(page, 'Continue');
       await page.waitForFunction(() => /^line 3 in fact/.test(document.querySelector('[role="status"] .text')?.textContent ?? ''), null, { timeout: STEP_TIMEOUT });
       assert.equal((await callStack(page)).length, 7);

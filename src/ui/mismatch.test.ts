@@ -21,6 +21,12 @@ describe('explainMismatch', () => {
     expect(diff).toEqual({ wrong: [{ name: 's', predicted: '4', real: '3' }], missing: [{ name: 'n', real: '2' }], extra: [{ name: 'k', predicted: '0' }] });
   });
 
+  it('says "an exception", in the status line\'s words for a function left by one', () => {
+    const exc: DebugState = { event: 'exception', line: 4, function: 'f', depth: 0, locals: real.event === 'line' ? real.locals : {}, value: "ValueError('x')", stdout: '' };
+    const said = explain(parseState('<|line_sep|>4<|src_sep|>s += x<|arg_sep|>{"xs":"[1, 2]","s":"3","n":"2"}'), exc);
+    expect(said[0]).toBe('The model expected a line; Python stopped at an exception.');
+  });
+
   it('says nothing when the prediction is right', () => {
     expect(explain(parseState('<|line_sep|>4<|src_sep|>s += x<|arg_sep|>{"xs":"[1, 2]","s":"3","n":"2"}'))).toEqual([]);
   });

@@ -43,10 +43,11 @@ export function endWords(status: string): string {
 }
 
 function eventName(s: { event: string; raising?: boolean }): string {
-  if (s.event === 'return' && s.raising) return 'a return by an exception';
+  // the status line's words: a function "is left by an exception"
+  if (s.event === 'return' && s.raising) return 'the function left by an exception';
   if (s.event === 'entry') return 'the entry';
   if (s.event === 'exit') return 'the end of the program';
-  return `a ${s.event}`;
+  return `${/^[aeiou]/.test(s.event) ? 'an' : 'a'} ${s.event}`;
 }
 
 /** The locals diff of a prediction that has locals to compare, else null. */

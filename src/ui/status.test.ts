@@ -170,6 +170,12 @@ describe('the end of a run', () => {
     expect(statusNote(at(stopped, 0))).toBe('Stopped as you asked at event 3: you can step through what was recorded.');
   });
 
+  it('writes an exception as a traceback does, not as its repr', () => {
+    const raised = recording([event(2, { event: 'exception', value: "ValueError('bad value')" }), event(2, { event: 'return', raising: true, value: "ValueError('bad value')" })]);
+    expect(statusText(at(raised, 0))).toBe('exception at line 2 in f: ValueError: bad value');
+    expect(statusText(at(raised, 1))).toBe('f is left by an exception at line 2: ValueError: bad value');
+  });
+
   it('says where input() reads from when it ran out, and how deep a recursion went', () => {
     const eof = recording([event(1)], { status: 'exception', exc_type: 'EOFError', message: 'EOFError: EOF when reading a line' });
     expect(statusText(at(eof, 1))).toBe(

@@ -6,6 +6,7 @@ import type { DebugState } from '../core/state';
 import type { Position, Recording, TraceEvent } from '../core/trace';
 import type { Edit } from '../core/whatIf';
 import type { EngineStage } from '../realEngine/client';
+import { exceptionText } from './exceptionText';
 import { count, cutOffOf, DEFAULT_LIMITS, describeCutOff, type RunLimits } from './runEnd';
 
 export function describeStop(rec: Recording, state: DebugState, limits: RunLimits = DEFAULT_LIMITS): string {
@@ -22,7 +23,7 @@ export function describeStop(rec: Recording, state: DebugState, limits: RunLimit
     case 'line':
       return `line ${state.line} in ${state.function}`;
     case 'return':
-      if (state.raising) return `${state.function} is left by an exception at line ${state.line}: ${state.value ?? ''}`;
+      if (state.raising) return `${state.function} is left by an exception at line ${state.line}: ${exceptionText(state.value ?? '')}`;
       if (state.yielded) {
         return suspension(rec, state.line) === 'await'
           ? `${state.function} awaits, suspended (line ${state.line})`
@@ -30,7 +31,7 @@ export function describeStop(rec: Recording, state: DebugState, limits: RunLimit
       }
       return `${state.function} returns ${state.value ?? 'None'} (line ${state.line})`;
     case 'exception':
-      return `exception at line ${state.line} in ${state.function}: ${state.value ?? ''}`;
+      return `exception at line ${state.line} in ${state.function}: ${exceptionText(state.value ?? '')}`;
   }
 }
 
