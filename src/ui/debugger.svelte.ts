@@ -260,6 +260,8 @@ export class Debugger {
     if (pos !== null) await live.jump(pos);
     this.live = live;
     this.adopt(live);
+    // The user never saw the stops before a restored one (a reload): nothing is "changed" there.
+    this.view.restart();
     this.moveTo(live.position);
     this.emitJump();
   }
