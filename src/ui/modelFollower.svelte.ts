@@ -29,9 +29,17 @@ export interface ShownPrediction {
   prefillTokens: number;
   /** How sure the model was of the state and each field. */
   confidence?: Confidence;
-  /** Counted in the scores: not when the real state is the entry or the exit, which any answer
-   * of the right kind matches (a step back to the entry, the end of the program). */
+  /** Counted in the scores: not when the real state is the entry, the start of the module or the
+   * exit, which any answer of the right kind matches (a step back to the entry, Back to call at the
+   * module's level, the end of the program). */
   scored: boolean;
+}
+
+/** Whether a prediction of `real` counts in the scores: not at the entry, the start of the
+ * module (a call at line 0) or the exit, which any answer of the right kind matches. */
+export function isScoredStop(real: DebugState): boolean {
+  if (real.event === 'entry' || real.event === 'exit') return false;
+  return !(real.event === 'call' && real.function === '<module>' && real.line < 1);
 }
 
 export class ModelFollower {
@@ -207,7 +215,7 @@ export class ModelFollower {
   private show(step: FollowedStep, real: DebugState): void {
     const p = step.result;
     if (performance.getEntriesByName('ndb:first-prediction').length === 0) performance.mark('ndb:first-prediction');
-    const scored = real.event !== 'entry' && real.event !== 'exit';
+    const scored = isScoredStop(real);
     this.prediction = {
       action: p.action,
       state: p.state,

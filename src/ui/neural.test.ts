@@ -10,6 +10,7 @@ import type { Recording, TraceEvent } from '../core/trace';
 import type { ModelInfo, ModelRequest, ModelResponse, PredictionResult } from '../neuralEngine/modelClient';
 import { LiveSession } from '../session/liveSession';
 import { standInHost } from '../testing/standInHost';
+import { isScoredStop } from './modelFollower.svelte';
 import { Neural, type NeuralEnvironment } from './neural.svelte';
 
 const INFO: ModelInfo = { name: 'stand-in', parameters: 10, bytes: 100, backend: 'wasm', dtype: 'int8', loadMs: 5, threads: 1, cached: false, calibrated: true };
@@ -212,5 +213,14 @@ describe('the neural store', () => {
     await settle();
     expect(neural.note).toBeNull();
     expect(neural.prediction?.comparison.match).toBe(true);
+  });
+
+  it('does not score the entry, the start of the module (Back to call there) or the exit', () => {
+    const at = (event: 'call' | 'line', fn: string, line: number) => ({ event, line, function: fn, depth: 0, locals: {}, stdout: '' });
+    expect(isScoredStop({ event: 'entry' })).toBe(false);
+    expect(isScoredStop({ event: 'exit', status: 'normal', stdout: '' })).toBe(false);
+    expect(isScoredStop(at('call', '<module>', 0))).toBe(false);
+    expect(isScoredStop(at('line', '<module>', 1))).toBe(true);
+    expect(isScoredStop(at('call', 'f', 1))).toBe(true);
   });
 });
