@@ -48,6 +48,25 @@ const PROJECTED = [
   '',
 ].join('\n');
 const ASKS = 'name = input("Name? ")\nage = input("Age? ")\nprint(f"Hello, {name}, {age}")\n';
+/** The README's lesson screenshot: aliasing across frames, a global, a recursion's arguments. */
+const LESSON = [
+  'calls = 0',
+  '',
+  'def fact(n, seen):',
+  '    global calls',
+  '    calls += 1',
+  '    seen.append(n)',
+  '    if n <= 1:',
+  '        return 1',
+  '    return n * fact(n - 1, seen)',
+  '',
+  'trail = []',
+  'log = trail',
+  'for i in range(3):',
+  '    print("warming up", i)',
+  'print(fact(4, trail))',
+  '',
+].join('\n');
 const RECURSION = 'def fact(n):\n    if n <= 1:\n        return 1\n    return n * fact(n - 1)\n\nprint(fact(6))\n';
 
 function region(page, name) {
@@ -252,6 +271,25 @@ for (const size of [
       assert.equal(await page.getByLabel('Input', { exact: true }).inputValue(), 'Ada\n36\n');
       await page.waitForFunction(() => /[#&]in=Ada%0A36/.test(location.hash), null, { timeout: STEP_TIMEOUT });
       assert.equal(await ask.count(), 0);
+    });
+
+    it('takes the README\'s lesson screenshot: one list under three names, a global, frames with their arguments', async () => {
+      await runModule(page, LESSON);
+      await stepUntil(page, /^line 7 in fact/, 80);
+      for (let depth = 0; depth < 3; depth++) {
+        await press(page, 'Step into');
+        await stepUntil(page, /^line 7 in fact/, 12);
+      }
+      await press(page, 'Step over');
+      const frames = await callStack(page);
+      // one list under every name: each frame shows it as it is now
+      assert.deepEqual(frames.slice(0, 4).map((f) => f.replace(/ line \d+$/, '')), [1, 2, 3, 4].map((n) => `fact(n=${n}, seen=[4, 3, 2, 1])`));
+      const vars = region(page, 'Variables');
+      assert.match(await vars.locator('tr[data-name="seen"]').textContent(), /same object as trail \(global\), log \(global\)/);
+      assert.match(await vars.locator('tr[data-global="log"]').textContent(), /same object as seen, trail/);
+      await predicted(page);
+      await page.waitForTimeout(300);
+      await shot(page, size.name === 'phone' ? 'screenshot-lesson-phone.png' : 'screenshot-lesson.png');
     });
 
     it('shows 6 frames of a recursion and the last 12 lines of its output at once, nothing folded (a projected lesson)', { skip: size.name === 'phone' }, async () => {

@@ -44,7 +44,7 @@ describe('objects shown', () => {
 });
 
 describe('frames with their arguments', () => {
-  it('names each live frame with the arguments of its first call, the module by its name', () => {
+  it('names each live frame with its parameters and their values now, the module by its name', () => {
     const codes = [code('<module>'), code('fact'), code('gen', { generator: true, free: ['k'] })];
     const long = `'${'x'.repeat(40)}'`;
     const events = [
@@ -56,11 +56,20 @@ describe('frames with their arguments', () => {
       ev({ event: 'call', function: 'gen', frame: 3, code: 2, depth: 3, locals: { s: long, k: '1', i: '0' }, resume: true }),
     ];
     const args = frameArguments(rec(events, codes), 5);
-    // the value it was called with, though n changed since
-    expect(frameTitle('fact', args.get(1))).toBe('fact(n=6)');
+    // a parameter's value now, as Variables shows it (here the function rebound n)
+    expect(frameTitle('fact', args.get(1))).toBe('fact(n=5)');
     expect(frameTitle('fact', args.get(2))).toBe('fact(n=5)');
     expect(args.get(3)).toBe(`s=${long.slice(0, MAX_ARG_CHARS - 1)}…`);
     expect(frameTitle('<module>', args.get(0))).toBe('<module>');
+    // a caller's list, appended to by its callee since its own last stop, reads as it is now
+    const list = [
+      ev({ event: 'call', function: 'walk', frame: 1, code: 1, locals: { seen: '[]' }, ids: { seen: 9 } }),
+      ev({ event: 'line', function: 'walk', frame: 1, code: 1, locals: { seen: '[1]' }, ids: { seen: 9 } }),
+      ev({ event: 'call', function: 'walk', frame: 2, code: 1, depth: 1, locals: { seen: '[1]' }, ids: { seen: 9 } }),
+      ev({ event: 'line', function: 'walk', frame: 2, code: 1, depth: 1, locals: { seen: '[1, 2]' }, ids: { seen: 9 } }),
+    ];
+    const walk = frameArguments(rec(list, [code('<module>'), code('walk')]), 3);
+    expect([walk.get(1), walk.get(2)]).toEqual(['seen=[1, 2]', 'seen=[1, 2]']);
     // a frame not called yet at that position has no arguments
     expect(frameArguments(rec(events, codes), 2).has(2)).toBe(false);
   });
