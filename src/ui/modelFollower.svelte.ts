@@ -69,6 +69,8 @@ export class ModelFollower {
    * answer for an older history is dropped. */
   private history = 0;
   private stepSeq = 0;
+  /** The last step taken while the model was loading (it had no history yet to predict it in). */
+  private missed: { action: Action; recording: Recording; from: Position; to: Position } | null = null;
 
   constructor(private readonly loader: ModelLoader) {}
 
@@ -93,9 +95,21 @@ export class ModelFollower {
     void this.begin();
   }
 
-  /** A model is ready (or went): its history starts at the real state the debugger stands at. */
+  /** A model is ready (or went): its history starts at the real state the debugger stands at;
+   * when the debugger got there by a step the model missed (it was still loading), the model
+   * predicts that step now, from the stop before it, instead of waiting for another one. */
   modelChanged(): void {
     this.prediction = null;
+    // (a load that starts again keeps the missed step for the model it will load)
+    if (!this.active) return void this.begin();
+    const missed = this.missed;
+    this.missed = null;
+    if (missed && missed.recording === this.recording && missed.to === this.position && missed.from >= 0) {
+      void this.begin(missed.from);
+      // begin() set the follower at once; the worker takes this step after the beginning
+      this.step(missed.action, missed.recording, missed.to);
+      return;
+    }
     void this.begin();
   }
 
@@ -127,12 +141,14 @@ export class ModelFollower {
       return;
     }
     const fresh = ev.recording !== this.recording;
+    const from = this.position;
     if (ev.kind === 'recorded') this.resetScores(ev.recording);
     this.recording = ev.recording;
     this.breakpoints = ev.breakpoints;
     this.position = ev.position;
+    this.missed = null;
     if (ev.kind === 'action' && !fresh) {
-      this.step(ev.action, ev.recording, ev.position);
+      this.step(ev.action, ev.recording, ev.position, from);
       return;
     }
     this.prediction = null;
@@ -147,14 +163,15 @@ export class ModelFollower {
     this.scoredRun = rec === null ? '' : rec.call.trim() !== '' ? rec.call.trim() : 'the module';
   }
 
-  private async begin(): Promise<void> {
+  /** Starts the model's history at the real stop `at` (default: where the debugger stands). */
+  private async begin(at: Position = this.position): Promise<void> {
     const history = ++this.history;
     this.follower = null;
     this.predicting = false;
     const client = this.loader.client;
     const rec = this.recording;
     if (!client || !rec || this.mode === 'real' || rec.events.length === 0) return;
-    const position = Math.min(Math.max(this.position, 0), rec.events.length - 1);
+    const position = Math.min(Math.max(at, 0), rec.events.length - 1);
     // At once: the worker takes the next step after this beginning, in order.
     const { follower, begun } = NeuralFollower.startNow(client, this.mode, { recording: rec, position }, this.breakpoints);
     this.follower = follower;
@@ -181,10 +198,12 @@ export class ModelFollower {
     }
   }
 
-  private step(action: Action, rec: Recording, to: Position): void {
+  private step(action: Action, rec: Recording, to: Position, from: Position = -1): void {
     const real = stateAt(rec, to);
     const follower = this.follower;
     if (!follower || !this.active) {
+      // Still loading: the model predicts this step once it is ready (modelChanged).
+      if (this.loader.status === 'loading' && this.mode !== 'real') this.missed = { action, recording: rec, from, to };
       this.onStep?.(action, real, null);
       return;
     }

@@ -42,14 +42,18 @@ class StandInWorker {
   /** Clone each message as a browser does (throwing on a proxy). */
   clones = true;
 
-  constructor(private readonly script: { load?: ModelResponse; predict?: (action: Action) => ParseResult; samples?: PredictionResult[] }) {}
+  /** With `holdLoad`, the load's answer waits for this. */
+  releaseLoad: () => void = () => undefined;
+
+  constructor(private readonly script: { load?: ModelResponse; predict?: (action: Action) => ParseResult; samples?: PredictionResult[]; holdLoad?: boolean }) {}
 
   postMessage(req: ModelRequest): void {
     // A real worker's postMessage clones the message, and throws on what it cannot clone (a proxy).
     if (this.clones) structuredClone(req);
     this.requests.push(req);
     const answer = (res: ModelResponse) => queueMicrotask(() => this.onmessage?.({ data: res } as MessageEvent<ModelResponse>));
-    if (req.type === 'load') answer(this.script.load ?? { type: 'loaded', info: INFO });
+    if (req.type === 'load' && this.script.holdLoad) this.releaseLoad = () => answer(this.script.load ?? { type: 'loaded', info: INFO });
+    else if (req.type === 'load') answer(this.script.load ?? { type: 'loaded', info: INFO });
     else if (req.type === 'begin') answer({ type: 'begun', id: req.id });
     else if (req.type === 'edit') answer({ type: 'edited', id: req.id });
     else if (req.type === 'step') answer({ type: 'stepped', id: req.id, prediction: req.predict && this.script.predict ? prediction(req.action, this.script.predict(req.action)) : null });
@@ -222,5 +226,24 @@ describe('the neural store', () => {
     expect(isScoredStop(at('call', '<module>', 0))).toBe(false);
     expect(isScoredStop(at('line', '<module>', 1))).toBe(true);
     expect(isScoredStop(at('call', 'f', 1))).toBe(true);
+  });
+
+  it('predicts the step taken while the model was loading, once it is ready, from the stop before it', async () => {
+    const worker = new StandInWorker({ predict: () => parsed('line', 2, { n: '3' }), holdLoad: true });
+    const neural = new Neural(environment(worker));
+    const started = neural.start(() => null);
+    const rec = recording('double(3)');
+    neural.onDebugger({ kind: 'recorded', recording: rec, position: 0, breakpoints: [] });
+    neural.onDebugger({ kind: 'action', recording: rec, action: stepInto, position: 1, breakpoints: [] });
+    await settle();
+    expect(neural.status).toBe('loading');
+    expect(neural.prediction).toBeNull();
+    worker.releaseLoad();
+    await started;
+    await settle();
+    await settle();
+    expect(worker.requests.filter((r) => r.type === 'begin').at(-1)).toMatchObject({ position: 0 });
+    expect(neural.prediction?.comparison.match).toBe(true);
+    expect(neural.scores).toEqual([expect.objectContaining({ kind: 'step_into', n: 1, exact: 1 })]);
   });
 });
