@@ -46,8 +46,9 @@ export interface TraceEvent {
    * refers to, numbered in the order first seen; two names with one number are one object.
    * Immutable builtins (numbers, strings, tuples) and definitions have none. */
   ids?: Record<string, number>;
-  /** Recorded with `objects`, in a function's frame: the module's variables (not its functions,
-   * classes or modules), as reprs, and their objects' numbers. */
+  /** Recorded with `objects`, in a function's frame: the module's variables it reads or writes,
+   * or shares an object with (not functions, classes or modules), as reprs, and their objects'
+   * numbers. */
   globals?: Record<string, string>;
   global_ids?: Record<string, number>;
 }

@@ -57,6 +57,13 @@ describe('objects in the recording', () => {
     expect(rec.codes.find((c) => c.name === 'make_counter')!.free).toBeUndefined();
   });
 
+  it('shows only the globals a function reads or writes, or shares an object with', () => {
+    const rec = engine.record('big = list(range(5000))\nlimit = 3\nkept = []\n\ndef f(xs, x):\n    xs.append(x)\n    return x < limit\n\nf(kept, 1)\n', '', { objects: true });
+    const inF = rec.events.find((e) => e.function === 'f' && e.event === 'line')!;
+    expect(inF.globals).toEqual({ limit: '3', kept: '[]' });
+    expect(inF.ids!.xs).toBe(inF.global_ids!.kept);
+  });
+
   it('records none of it without `objects` (training, the model\'s format)', () => {
     const rec = engine.record('a = [1]\nb = a\n\ndef f():\n    return a\n\nf()\n', '');
     expect(rec.events.some((e) => e.ids || e.globals)).toBe(false);

@@ -14,6 +14,7 @@ line) and ``watch`` (expressions evaluated in the frame at every event).
 from __future__ import annotations
 
 import builtins
+import dis
 import io
 import json
 import opcode
@@ -328,15 +329,27 @@ def _closure_info(code: types.CodeType) -> dict[str, Any]:
     return {"free": list(code.co_freevars), "enclosing": outer}
 
 
+def _global_names(code: types.CodeType) -> frozenset[str]:
+    """The module variables a code object reads or writes (``LOAD_GLOBAL``, ``STORE_GLOBAL``)."""
+    try:
+        return frozenset(
+            str(i.argval) for i in dis.get_instructions(code) if i.opname in ("LOAD_GLOBAL", "STORE_GLOBAL", "DELETE_GLOBAL")
+        )
+    except Exception:
+        return frozenset(code.co_names)
+
+
 class _Objects:
     """Object identity for the real engine's views (the model's format does not carry it): each
     object a shown name refers to gets a small number, the first seen first, so two names with one
-    number are one object; and the module's variables beside a function's own locals."""
+    number are one object; and beside a function's own locals the module's variables it reads or
+    writes, or that are one object with one of its locals (a list passed in)."""
 
     def __init__(self, reprer: Any) -> None:
         self.repr = reprer
         self.numbers: dict[int, int] = {}
         self.alive: list[Any] = []  # keeps id() values from being reused while the run lasts
+        self.uses: dict[types.CodeType, frozenset[str]] = {}
 
     def number(self, value: Any) -> int | None:
         if type(value) in _NOT_OBJECTS or issubclass(type(value), type):
@@ -349,7 +362,7 @@ class _Objects:
             self.alive.append(value)
         return n
 
-    def _ids(self, names: dict[str, str], namespace: Any) -> dict[str, int]:
+    def _ids(self, names: dict[str, str], namespace: Any, objects: set[int] | None = None) -> dict[str, int]:
         out: dict[str, int] = {}
         for name in names:
             try:
@@ -359,23 +372,34 @@ class _Objects:
             n = self.number(value)
             if n is not None:
                 out[name] = n
+                if objects is not None:
+                    objects.add(id(value))
         return out
 
     def annotate(self, record: dict[str, Any], frame: types.FrameType) -> None:
         """Adds ``ids`` (local name → object number) and, in a function's frame, ``globals`` (the
-        module's variables, as reprs) with ``global_ids``."""
+        module's variables it uses or shares an object with, as reprs) with ``global_ids``."""
         try:
             f_locals = frame.f_locals
-            ids = self._ids(record["locals"], f_locals)
+            local_objects: set[int] = set()
+            ids = self._ids(record["locals"], f_locals, local_objects)
             if ids:
                 record["ids"] = ids
             g = frame.f_globals
             if g is f_locals or frame.f_code.co_name == "<module>":
                 return
+            code = frame.f_code
+            uses = self.uses.get(code)
+            if uses is None:
+                uses = self.uses[code] = _global_names(code)
             shown: dict[str, str] = {}
+            # Only what this function touches is written out: a repr of every module variable at
+            # every event would cost a program with large globals most of its time budget.
             for name, value in list(g.items()):
                 if len(shown) >= MAX_GLOBALS:
                     break
+                if name not in uses and id(value) not in local_objects:
+                    continue
                 if name.startswith("__") and name.endswith("__") or _is_definition(value):
                     continue
                 shown[name] = self.repr(value)
