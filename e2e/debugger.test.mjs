@@ -50,7 +50,7 @@ describe('the debugger', () => {
     await expectStatus(/^call of total \(line 1\)/);
     const vars = await variables(page);
     assert.deepEqual(vars.values, { numbers: '[3, 1, 4, 1, 5]' });
-    assert.deepEqual(await callStack(page), ['total line 1']);
+    assert.deepEqual(await callStack(page), ['total(numbers=[3, 1, 4, 1, 5]) line 1']);
     assert.equal(await currentLineBecomes(page, 1), 1);
     assert.equal(await page.getByLabel('Call', { exact: true }).inputValue(), 'total([3, 1, 4, 1, 5])');
   });
@@ -94,9 +94,9 @@ describe('the debugger', () => {
     await press(page, 'Step into');
     await press(page, 'Step into');
     await expectStatus(/^call of square \(line 1\)/);
-    assert.deepEqual(await callStack(page), ['square line 1', 'describe line 10']);
+    assert.deepEqual(await callStack(page), ['square(x=7) line 1', 'describe(n=7) line 10']);
     const current = page.getByRole('region', { name: 'Call stack' }).locator('li.current');
-    assert.equal((await current.textContent()).replace(/\s+/g, ' ').trim(), 'square line 1');
+    assert.equal((await current.textContent()).replace(/\s+/g, ' ').trim(), 'square(x=7) line 1');
     assert.deepEqual((await variables(page)).values, { x: '7' });
     await press(page, 'Step out');
     await expectStatus(/^square returns 49 \(line 2\)/);

@@ -60,7 +60,7 @@ describe('the debugger beside VS Code and Python Tutor', () => {
     await press(page, 'Step into');
     await press(page, 'Step into');
     await expectStatus(/^call of square \(line 1\)/);
-    assert.deepEqual(await callStack(page), ['square line 1', 'describe line 10']);
+    assert.deepEqual(await callStack(page), ['square(x=7) line 1', 'describe(n=7) line 10']);
     await region('Call stack').getByRole('button', { name: /^describe/ }).click();
     await region('Variables').getByText(/Showing describe, a caller, at line 10/).waitFor({ timeout: STEP_TIMEOUT });
     assert.deepEqual((await variables(page)).values, { n: '7' });

@@ -167,7 +167,7 @@ export async function variables(page) {
   };
 }
 
-/** The Call stack panel, innermost frame first, as "function line N". */
+/** The Call stack panel, innermost frame first, as "function(arguments) line N". */
 export async function callStack(page) {
   const items = await page.getByRole('region', { name: 'Call stack' }).locator('li').allTextContents();
   return items.map((s) => s.replace(/\s+/g, ' ').trim());

@@ -13,6 +13,8 @@ const shots = join(root, 'e2e', 'screenshots');
 const IMAGES = [
   { name: 'screenshot.png', docs: 'docs/screenshot.png', test: 'layout.test' },
   { name: 'screenshot-phone.png', docs: 'docs/screenshot-phone.png', test: 'layout.test' },
+  { name: 'screenshot-lesson.png', docs: 'docs/screenshot-lesson.png', test: 'classroom.test' },
+  { name: 'screenshot-lesson-phone.png', docs: 'docs/screenshot-lesson-phone.png', test: 'classroom.test' },
 ];
 
 function run(args) {

@@ -23,8 +23,9 @@ export const SERVER_LIMIT_CEILING: RunLimits = { maxEvents: 1_000_000, timeLimit
 /** The longest repr of a value a debugging session records (longer ones are cut, and say so). */
 export const MAX_REPR = 1_000;
 
-/** A debugging session's first run: the default limits and the repr cap. */
-export const LIVE_LIMITS = { ...DEFAULT_LIMITS, maxRepr: MAX_REPR } as const;
+/** A debugging session's first run: the default limits and the repr cap; its recording also says
+ * which names are one object and shows the module's variables in a function (views only). */
+export const LIVE_LIMITS = { ...DEFAULT_LIMITS, maxRepr: MAX_REPR, objects: true } as const;
 
 /** A guessed call checked by running it (Guess inputs, MCP's guess_inputs, CruxEval's baselines):
  * short, since a wrong guess may loop. */

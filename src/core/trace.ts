@@ -42,6 +42,15 @@ export interface TraceEvent {
   sizes?: Record<string, number>;
   /** len() of `value` when its repr was cut, as for `sizes`. */
   value_size?: number;
+  /** Recorded with `objects` (the app's views, never the model's text): the object each local
+   * refers to, numbered in the order first seen; two names with one number are one object.
+   * Immutable builtins (numbers, strings, tuples) and definitions have none. */
+  ids?: Record<string, number>;
+  /** Recorded with `objects`, in a function's frame: the module's variables it reads or writes,
+   * or shares an object with (not functions, classes or modules), as reprs, and their objects'
+   * numbers. */
+  globals?: Record<string, string>;
+  global_ids?: Record<string, number>;
 }
 
 export interface EditMark {
@@ -68,6 +77,10 @@ export interface CodeInfo {
   firstline: number;
   lines: number[];
   generator: boolean;
+  /** Recorded with `objects`: the variables of an enclosing function this one uses (`nonlocal`
+   * or read), and that function's name. */
+  free?: string[];
+  enclosing?: string;
 }
 
 export type ExitStatus =
@@ -103,6 +116,14 @@ export interface Recording {
   /** What the program wrote to stderr (warnings, logging); absent when nothing. */
   stderr?: string;
   exit: ExitInfo;
+  /** The first input() past the end of the run's input (runs given an input only): `at`, the
+   * index of the next event (the exception in the frame that called input()), and its prompt. */
+  input_wanted?: InputWanted;
+}
+
+export interface InputWanted {
+  at: number;
+  prompt: string;
 }
 
 /** A place in a recording: -1 before the first event ("entry"), events.length after the last ("exit"). */

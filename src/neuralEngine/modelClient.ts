@@ -158,7 +158,13 @@ export class ModelClient implements ModelHistory {
   private request(msg: ModelRequest & { id: number }): Promise<ModelResponse> {
     if (this.disposed) return Promise.reject(new ModelError('the model was unloaded', 'superseded'));
     const { id, answer } = this.requests.open();
-    this.post({ ...msg, id } as ModelRequest);
+    try {
+      this.post({ ...msg, id } as ModelRequest);
+    } catch (err) {
+      // A message the structured clone refuses never reaches the worker: fail this request
+      // instead of leaving it open for ever.
+      this.requests.reject(id, new ModelError(err instanceof Error ? err.message : String(err), 'run'));
+    }
     return answer;
   }
 

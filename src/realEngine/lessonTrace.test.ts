@@ -69,6 +69,18 @@ describe('input() with the Input field', () => {
     expect(rec.exit).toMatchObject({ status: 'normal', value: "('x', 'y\\nz')" });
   });
 
+  it('says where input() first found no line, and its prompt, for the app to ask', () => {
+    const rec = engine.record('def ask(q):\n    return input(q)\n\na = ask("a: ")\nb = ask("b: ")\nprint(a, b)\n', '', { stdin: 'x\n' });
+    expect(rec.exit).toMatchObject({ status: 'exception', exc_type: 'EOFError' });
+    const at = rec.input_wanted!.at;
+    expect(rec.input_wanted!.prompt).toBe('b: ');
+    // the event after it ran out is the exception in the frame that called input()
+    expect(rec.events[at]).toMatchObject({ event: 'exception', function: 'ask', line: 2, exc_type: 'EOFError' });
+    expect(rec.events[at - 1]).toMatchObject({ event: 'line', function: 'ask', line: 2 });
+    // enough input: nothing is asked
+    expect(engine.record('a = input()\n', '', { stdin: 'x\n' }).input_wanted).toBeUndefined();
+  });
+
   it('still refuses input() when a run is given no input (the CLI and training)', () => {
     const rec = engine.record('name = input("who? ")\n', '');
     expect(rec.exit.message).toMatch(/input\(\) is not available/);

@@ -22,6 +22,9 @@ export interface RecordOptions {
   /** The program's input: `input()` reads it one line per call, echoed into the output, and
    * raises EOFError past its end. Absent: `input()` is refused with a message. */
   stdin?: string;
+  /** Each event also says which names refer to one object (`ids`), and a function's events the
+   * module's variables (`globals`): for the views, never the model's text. */
+  objects?: boolean;
 }
 
 /** The options as tracer.py's `record` takes them, and the program's other modules, which the
@@ -35,6 +38,7 @@ export interface TracerOptions {
   watch?: readonly string[];
   stdin?: string;
   modules?: Readonly<Record<string, string>>;
+  objects?: boolean;
 }
 
 export function tracerOptions(options: RecordOptions): TracerOptions {
@@ -47,5 +51,6 @@ export function tracerOptions(options: RecordOptions): TracerOptions {
   if (options.watch?.length) py.watch = options.watch;
   if (options.stdin !== undefined) py.stdin = options.stdin;
   if (options.modules && Object.keys(options.modules).length > 0) py.modules = options.modules;
+  if (options.objects) py.objects = true;
   return py;
 }

@@ -14,6 +14,7 @@ line) and ``watch`` (expressions evaluated in the frame at every event).
 from __future__ import annotations
 
 import builtins
+import dis
 import io
 import json
 import opcode
@@ -57,10 +58,11 @@ def _no_input(prompt: object = "") -> str:
     )
 
 
-def _reading_input(stdin: io.StringIO) -> Any:
+def _reading_input(stdin: io.StringIO, ran_out: Any = None) -> Any:
     """input() over the text a run was given (``stdin``, one line per call), echoed as a terminal
     shows it: the prompt, then the line read. Past the last line it raises EOFError, as Python
-    does at the end of its input."""
+    does at the end of its input; ``ran_out(prompt)`` is told the first time (the app then asks
+    the user for the line and runs the program again with it)."""
 
     def read_input(prompt: object = "") -> str:
         out = sys.stdout
@@ -68,6 +70,8 @@ def _reading_input(stdin: io.StringIO) -> Any:
             out.write(str(prompt))
         line = stdin.readline()
         if line == "":
+            if ran_out is not None:
+                ran_out(prompt)
             raise EOFError("EOF when reading a line")
         text = line[:-1] if line.endswith("\n") else line
         out.write(text + "\n")
@@ -302,6 +306,113 @@ class _Reprer:
             active.discard(id(value))
 
 
+# Values that are not shown as objects of their own: immutable builtins, where "same object" is an
+# accident of CPython's caching and not what a lesson on aliasing is about; and definitions.
+_NOT_OBJECTS = (type(None), bool, int, float, complex, str, bytes, tuple, frozenset, range, types.ModuleType,
+                types.FunctionType, types.BuiltinFunctionType, types.MethodType)
+MAX_GLOBALS = 40
+
+
+def _is_definition(value: Any) -> bool:
+    # type() and issubclass(…, type) read no attribute of the value: no user code runs here.
+    kind = type(value)
+    return kind in (types.ModuleType, types.FunctionType, types.BuiltinFunctionType) or issubclass(kind, type)
+
+
+def _closure_info(code: types.CodeType) -> dict[str, Any]:
+    """A function's variables that live in an enclosing function (``nonlocal``, or read from it),
+    and that function's name, for the code table of a recording made with ``objects``."""
+    if not code.co_freevars:
+        return {}
+    qualname = getattr(code, "co_qualname", code.co_name)
+    outer = qualname.rsplit(".<locals>.", 1)[0].rsplit(".", 1)[-1] if ".<locals>." in qualname else ""
+    return {"free": list(code.co_freevars), "enclosing": outer}
+
+
+def _global_names(code: types.CodeType) -> frozenset[str]:
+    """The module variables a code object reads or writes (``LOAD_GLOBAL``, ``STORE_GLOBAL``)."""
+    try:
+        return frozenset(
+            str(i.argval) for i in dis.get_instructions(code) if i.opname in ("LOAD_GLOBAL", "STORE_GLOBAL", "DELETE_GLOBAL")
+        )
+    except Exception:
+        return frozenset(code.co_names)
+
+
+class _Objects:
+    """Object identity for the real engine's views (the model's format does not carry it): each
+    object a shown name refers to gets a small number, the first seen first, so two names with one
+    number are one object; and beside a function's own locals the module's variables it reads or
+    writes, or that are one object with one of its locals (a list passed in)."""
+
+    def __init__(self, reprer: Any) -> None:
+        self.repr = reprer
+        self.numbers: dict[int, int] = {}
+        self.alive: list[Any] = []  # keeps id() values from being reused while the run lasts
+        self.uses: dict[types.CodeType, frozenset[str]] = {}
+
+    def number(self, value: Any) -> int | None:
+        if type(value) in _NOT_OBJECTS or issubclass(type(value), type):
+            return None
+        key = id(value)
+        n = self.numbers.get(key)
+        if n is None:
+            n = len(self.numbers) + 1
+            self.numbers[key] = n
+            self.alive.append(value)
+        return n
+
+    def _ids(self, names: dict[str, str], namespace: Any, objects: set[int] | None = None) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for name in names:
+            try:
+                value = namespace[name]
+            except Exception:  # a name a frame no longer has (a FrameLocalsProxy edge)
+                continue
+            n = self.number(value)
+            if n is not None:
+                out[name] = n
+                if objects is not None:
+                    objects.add(id(value))
+        return out
+
+    def annotate(self, record: dict[str, Any], frame: types.FrameType) -> None:
+        """Adds ``ids`` (local name → object number) and, in a function's frame, ``globals`` (the
+        module's variables it uses or shares an object with, as reprs) with ``global_ids``."""
+        try:
+            f_locals = frame.f_locals
+            local_objects: set[int] = set()
+            ids = self._ids(record["locals"], f_locals, local_objects)
+            if ids:
+                record["ids"] = ids
+            g = frame.f_globals
+            if g is f_locals or frame.f_code.co_name == "<module>":
+                return
+            code = frame.f_code
+            uses = self.uses.get(code)
+            if uses is None:
+                uses = self.uses[code] = _global_names(code)
+            shown: dict[str, str] = {}
+            # Only what this function touches is written out: a repr of every module variable at
+            # every event would cost a program with large globals most of its time budget.
+            for name, value in list(g.items()):
+                if len(shown) >= MAX_GLOBALS:
+                    break
+                if name not in uses and id(value) not in local_objects:
+                    continue
+                if name.startswith("__") and name.endswith("__") or _is_definition(value):
+                    continue
+                shown[name] = self.repr(value)
+            if shown:
+                record["globals"] = shown
+                global_ids = self._ids(shown, g)
+                if global_ids:
+                    record["global_ids"] = global_ids
+        except RecursionError:
+            # deep in a recursion: the event keeps its locals, without identities
+            record.pop("ids", None)
+
+
 class Recorder:
     def __init__(
         self,
@@ -311,6 +422,7 @@ class Recorder:
         edits: dict[int, list[tuple[str, str, types.CodeType]]] | None = None,
         conditions: dict[int, types.CodeType] | None = None,
         watch: list[types.CodeType] | None = None,
+        objects: bool = False,
     ) -> None:
         self.edits = edits or {}
         self.conditions = conditions or {}
@@ -318,6 +430,7 @@ class Recorder:
         self.max_events = max_events
         self.time_limit = time_limit
         self.repr = _Reprer(max_repr)
+        self.objects = _Objects(self.repr) if objects else None
         self.events: list[dict[str, Any]] = []
         self.frame_ids: dict[int, int] = {}
         self.frames_alive: list[types.FrameType] = []  # keeps id() values from being reused
@@ -360,6 +473,8 @@ class Recorder:
                     "generator": bool(code.co_flags & GENERATOR_FLAGS),
                 }
             )
+            if self.objects is not None:
+                self.codes[-1].update(_closure_info(code))
         return cid
 
     def _user_parent(self, frame: types.FrameType) -> types.FrameType | None:
@@ -476,6 +591,8 @@ class Recorder:
             record["sizes"] = sizes
         if self.watch:
             record["watch"] = [self._evaluate(frame, expr) for expr in self.watch]
+        if self.objects is not None:
+            self.objects.annotate(record, frame)
         self.events.append(record)
 
     def _apply_edit(self, frame: types.FrameType, name: str, text: str, expr: types.CodeType) -> dict[str, str]:
@@ -581,6 +698,13 @@ def _program_shape(code: types.CodeType) -> dict[str, list[int]]:
     return {"lines": sorted(lines), "calls": sorted(calls)}
 
 
+def _input_wanted(result: dict[str, Any], recorder: Recorder, prompt: object) -> None:
+    """The first input() past the end of the run's input: where (the index of the next event, the
+    exception in the frame that called it) and with which prompt, for the app to ask the user."""
+    if "input_wanted" not in result:
+        result["input_wanted"] = {"at": len(recorder.events), "prompt": str(prompt)[:200]}
+
+
 def record(
     source: str,
     call: str | None = None,
@@ -592,6 +716,7 @@ def record(
     conditions: dict[str, str] | None = None,
     watch: list[str] | None = None,
     stdin: str | None = None,
+    objects: bool = False,
 ) -> dict[str, Any]:
     """Run ``source`` (and then ``call``, an expression such as ``f([3, 1, 2])``, if given) under the
     tracer. Never raises for problems of the user's program: they end up in ``exit``.
@@ -599,7 +724,9 @@ def record(
     ``edits``: ``[{"at": i, "name": n, "expr": e}]`` assigns ``n = e`` in the frame of the i-th
     recorded event before recording it; ``conditions``: ``{line: expr}``; ``watch``: ``[expr]``.
     ``stdin``: the program's input, one line per ``input()`` call (echoed into stdout, EOFError past
-    the end); None: ``input()`` is refused with a message (the CLI's and training's default)."""
+    the end); None: ``input()`` is refused with a message (the CLI's and training's default).
+    ``objects``: each event also says which names refer to one object, and a function's events
+    the module's variables (the app's views; training leaves it off)."""
     result: dict[str, Any] = {
         "source": source,
         "call": call or "",
@@ -634,7 +761,7 @@ def record(
         return result
 
     namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
-    recorder = Recorder(max_events, max_repr, time_limit, *what_if)
+    recorder = Recorder(max_events, max_repr, time_limit, *what_if, objects=objects)
     saved_stdout, saved_stderr, saved_stdin, saved_input = sys.stdout, sys.stderr, sys.stdin, builtins.input
     sys.stdout = recorder.stdout
     sys.stderr = recorder.stderr
@@ -643,7 +770,7 @@ def record(
     else:
         reader = io.StringIO(stdin)
         sys.stdin = reader
-        builtins.input = _reading_input(reader)
+        builtins.input = _reading_input(reader, lambda prompt: _input_wanted(result, recorder, prompt))
     tampered: list[str] = []
     ndb_sandbox.enter()  # from here on the program's own code runs
     try:

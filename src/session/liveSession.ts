@@ -42,7 +42,7 @@ export interface LiveOptions {
   model?: LiveModel;
   /** Names the program in a syntax error's message. */
   file?: string;
-  limits?: Partial<Pick<RecordOptions, 'maxEvents' | 'timeLimit' | 'maxRepr' | 'modules' | 'stdin'>>;
+  limits?: Partial<Pick<RecordOptions, 'maxEvents' | 'timeLimit' | 'maxRepr' | 'modules' | 'stdin' | 'objects'>>;
   /** Watch expressions every run evaluates at every event (the recording's `watch`). */
   watch?: readonly string[];
 }
@@ -71,7 +71,7 @@ export class LiveSession {
   /** Watch re-runs of the current recording, by expression. */
   private watched = new Map<string, Recording>();
   private watchedFor: Recording | null = null;
-  private readonly limits: Pick<RecordOptions, 'maxEvents' | 'timeLimit' | 'maxRepr' | 'modules' | 'stdin'>;
+  private readonly limits: Pick<RecordOptions, 'maxEvents' | 'timeLimit' | 'maxRepr' | 'modules' | 'stdin' | 'objects'>;
   /** The watch expressions the recording was made with (event.watch follows their order). */
   private watchList: string[];
 

@@ -6,6 +6,7 @@
 // and to `onMove` (the share link follows the position).
 
 import { isInverse, type Action } from '../core/actions';
+import { asksForInput, inputLineStop, withInputLine } from '../core/liveInput';
 import type { BreakCondition } from '../core/navigator';
 import type { Position, Recording } from '../core/trace';
 import { EditError, type Edit } from '../core/whatIf';
@@ -189,6 +190,28 @@ export class Debugger {
     return true;
   }
 
+  /** The prompt of the input() that found no line, where the debugger has reached it (null: the
+   * program asks for nothing here, or it changed since it ran). */
+  readonly inputAsked = $derived.by<string | null>(() => {
+    const rec = this.recording;
+    return rec && !this.dirty && asksForInput(rec, this.position) ? (rec.input_wanted?.prompt ?? '') : null;
+  });
+
+  /** input() typed live: the line joins the program's input (the share link replays it), the
+   * program runs again with it, and the debugger steps over the line that called input() (which
+   * reads it now). Python runs each program from its start, so this is a deterministic replay. */
+  async answerInput(line: string): Promise<boolean> {
+    const rec = this.recording;
+    const wanted = rec?.input_wanted;
+    if (!rec || !wanted || this.inputAsked === null || this.busy) return false;
+    const stop = inputLineStop(rec, wanted.at);
+    this.program.setInput(withInputLine(this.program.input, line));
+    if (!(await this.record())) return false;
+    if (stop >= 0) await this.jump(stop);
+    await this.run({ kind: 'step_over' });
+    return true;
+  }
+
   /** Forgets the recording (a link shows other code). */
   clear(): void {
     this.recording = null;
@@ -237,6 +260,8 @@ export class Debugger {
     if (pos !== null) await live.jump(pos);
     this.live = live;
     this.adopt(live);
+    // The user never saw the stops before a restored one (a reload): nothing is "changed" there.
+    this.view.restart();
     this.moveTo(live.position);
     this.emitJump();
   }

@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Recording } from '../core/trace';
+import { LiveSession } from '../session/liveSession';
 import { STAND_IN_INFO as INFO, standInHost } from '../testing/standInHost';
 import { Debugger, type DebuggerEvent } from './debugger.svelte';
 import { Program } from './program.svelte';
@@ -60,6 +61,21 @@ async function started(): Promise<{ debug: Debugger; engine: StandInEngine; even
   expect(debug.engine).toBe('ready');
   return { debug, engine, events, program };
 }
+
+describe('Debugger.restoreTo', () => {
+  it('marks nothing changed at a restored stop (a reload): the stops before it were never seen', async () => {
+    const { debug, engine } = await started();
+    const done = debug.record();
+    engine.answer(0);
+    await done;
+    const rec = debug.recording!;
+    const withValues: Recording = { ...rec, events: [rec.events[0]!, { ...rec.events[1]!, locals: { x: '1', y: '2' } }] };
+    const live = LiveSession.fromRecording(engine.host, withValues.source, withValues.call, withValues, { engine: 'real' });
+    await debug.restoreTo(live, 1);
+    expect(debug.view.state).toMatchObject({ event: 'line', locals: { x: '1', y: '2' } });
+    expect([...debug.view.changed]).toEqual([]);
+  });
+});
 
 describe('Debugger.record', () => {
   it('shows the recording at its first stop and reports it', async () => {

@@ -60,6 +60,12 @@ describe('debugger views', () => {
       { expr: 'later', real: null },
     ]);
     expect(watchRowsAt(rec, -1, watches.slice(0, 1), ['n * 2'])).toEqual([{ expr: 'n * 2', real: null }]);
+    // a name not defined yet at the module's start is no error there, only no value yet; later it is
+    const start = ev('call', '<module>', 0, 0, 0, {}, { watch: [{ error: "NameError: name 'x' is not defined" }] } as Partial<TraceEvent>);
+    const line = ev('line', '<module>', 1, 0, 0, {}, { watch: [{ error: "NameError: name 'x' is not defined" }] } as Partial<TraceEvent>);
+    const mod = { ...rec, events: [start, line] } as Recording;
+    expect(watchRowsAt(mod, 0, [{ expr: 'x' }], ['x'])).toEqual([{ expr: 'x', real: null }]);
+    expect(watchRowsAt(mod, 1, [{ expr: 'x' }], ['x'])).toEqual([{ expr: 'x', real: { error: "NameError: name 'x' is not defined" } }]);
   });
 
   it('highlights the line of a stop by its kind', () => {

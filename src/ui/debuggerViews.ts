@@ -57,7 +57,11 @@ export function watchRowsAt(
   return watches.map((w) => {
     if (w.error) return { expr: w.expr, real: { error: w.error } };
     const i = recorded.indexOf(w.expr);
-    return { expr: w.expr, real: e && i >= 0 ? (e.watch?.[i] ?? null) : null };
+    const value = e && i >= 0 ? (e.watch?.[i] ?? null) : null;
+    // At a call (the module's start included) nothing has run in the frame yet: a name it will
+    // define is not an error there, only not yet a value.
+    if (value && 'error' in value && e?.event === 'call' && value.error.startsWith('NameError')) return { expr: w.expr, real: null };
+    return { expr: w.expr, real: value };
   });
 }
 

@@ -21,6 +21,12 @@ describe('explainMismatch', () => {
     expect(diff).toEqual({ wrong: [{ name: 's', predicted: '4', real: '3' }], missing: [{ name: 'n', real: '2' }], extra: [{ name: 'k', predicted: '0' }] });
   });
 
+  it('says "an exception", in the status line\'s words for a function left by one', () => {
+    const exc: DebugState = { event: 'exception', line: 4, function: 'f', depth: 0, locals: real.event === 'line' ? real.locals : {}, value: "ValueError('x')", stdout: '' };
+    const said = explain(parseState('<|line_sep|>4<|src_sep|>s += x<|arg_sep|>{"xs":"[1, 2]","s":"3","n":"2"}'), exc);
+    expect(said[0]).toBe('The model expected a line; Python stopped at an exception.');
+  });
+
   it('says nothing when the prediction is right', () => {
     expect(explain(parseState('<|line_sep|>4<|src_sep|>s += x<|arg_sep|>{"xs":"[1, 2]","s":"3","n":"2"}'))).toEqual([]);
   });
@@ -41,13 +47,16 @@ describe('explainMismatch', () => {
     expect(explain(p, real, true)).toEqual([]);
   });
 
-  it('says in plain words when the answer is not a state, and keeps the text for the details', () => {
+  it('says in plain words when the answer is not a state, never with its text', () => {
     const text = `<|line_sep|>x${'y'.repeat(300)}`;
     const state = parseState(text);
     expect(explain(state, real, false, text)).toEqual(["The model's answer was not a program state."]);
     const detail = unreadableDetail({ state, text });
-    expect(detail).toMatch(/^Not a state \(.+\): “<\|line_sep\|>xy+…”$/);
-    expect(detail!.length).toBeLessThan(260);
+    expect(detail).toMatch(/^The model's answer was not a program state \(the reader stopped: .+\)\.$/);
+    expect(detail).not.toMatch(/xyy/);
+    // a reason that quotes the text leaves the quote out
+    const nonsense = `<|line_sep|>shababab<|src_sep|>x`;
+    expect(unreadableDetail({ state: parseState(nonsense), text: nonsense })).not.toMatch(/shabab/);
     expect(unreadableDetail({ state: parseState('<|exit_normal|>'), text: '<|exit_normal|>' })).toBeNull();
   });
 

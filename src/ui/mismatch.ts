@@ -43,10 +43,11 @@ export function endWords(status: string): string {
 }
 
 function eventName(s: { event: string; raising?: boolean }): string {
-  if (s.event === 'return' && s.raising) return 'a return by an exception';
+  // the status line's words: a function "is left by an exception"
+  if (s.event === 'return' && s.raising) return 'the function left by an exception';
   if (s.event === 'entry') return 'the entry';
   if (s.event === 'exit') return 'the end of the program';
-  return `a ${s.event}`;
+  return `${/^[aeiou]/.test(s.event) ? 'an' : 'a'} ${s.event}`;
 }
 
 /** The locals diff of a prediction that has locals to compare, else null. */
@@ -99,9 +100,12 @@ export function explainMismatch(p: Explained): string[] {
   return out;
 }
 
-/** For the details toggle: why the parser refused the model's text, and the text itself
- * (shortened); null when the prediction was a state. */
+/** For the details toggle: that the model's answer was not a program state, and why the parser
+ * refused it; null when the prediction was a state. Never the text itself: nonsense shown
+ * verbatim misleads a pupil (the panel shows it only on request). */
 export function unreadableDetail(p: Pick<Explained, 'state' | 'text'>): string | null {
   if (!('unparseable' in p.state)) return null;
-  return `Not a state (${shorten(p.state.unparseable, 80)}): “${shorten(p.text)}”`;
+  // The parser's reason may quote the model's text: that part is left out too.
+  const reason = p.state.unparseable.replace(/'[^']*'/g, 'it');
+  return `The model's answer was not a program state (the reader stopped: ${shorten(reason, 80)}).`;
 }

@@ -29,9 +29,17 @@ export interface ShownPrediction {
   prefillTokens: number;
   /** How sure the model was of the state and each field. */
   confidence?: Confidence;
-  /** Counted in the scores: not when the real state is the entry or the exit, which any answer
-   * of the right kind matches (a step back to the entry, the end of the program). */
+  /** Counted in the scores: not when the real state is the entry, the start of the module or the
+   * exit, which any answer of the right kind matches (a step back to the entry, Back to call at the
+   * module's level, the end of the program). */
   scored: boolean;
+}
+
+/** Whether a prediction of `real` counts in the scores: not at the entry, the start of the
+ * module (a call at line 0) or the exit, which any answer of the right kind matches. */
+export function isScoredStop(real: DebugState): boolean {
+  if (real.event === 'entry' || real.event === 'exit') return false;
+  return !(real.event === 'call' && real.function === '<module>' && real.line < 1);
 }
 
 export class ModelFollower {
@@ -61,6 +69,8 @@ export class ModelFollower {
    * answer for an older history is dropped. */
   private history = 0;
   private stepSeq = 0;
+  /** The last step taken while the model was loading (it had no history yet to predict it in). */
+  private missed: { action: Action; recording: Recording; from: Position; to: Position } | null = null;
 
   constructor(private readonly loader: ModelLoader) {}
 
@@ -85,9 +95,21 @@ export class ModelFollower {
     void this.begin();
   }
 
-  /** A model is ready (or went): its history starts at the real state the debugger stands at. */
+  /** A model is ready (or went): its history starts at the real state the debugger stands at;
+   * when the debugger got there by a step the model missed (it was still loading), the model
+   * predicts that step now, from the stop before it, instead of waiting for another one. */
   modelChanged(): void {
     this.prediction = null;
+    // (a load that starts again keeps the missed step for the model it will load)
+    if (!this.active) return void this.begin();
+    const missed = this.missed;
+    this.missed = null;
+    if (missed && missed.recording === this.recording && missed.to === this.position && missed.from >= 0) {
+      void this.begin(missed.from);
+      // begin() set the follower at once; the worker takes this step after the beginning
+      this.step(missed.action, missed.recording, missed.to);
+      return;
+    }
     void this.begin();
   }
 
@@ -98,6 +120,7 @@ export class ModelFollower {
       this.history++;
       this.follower = null;
       this.predicting = false;
+      this.failure = null;
       this.recording = null;
       this.prediction = null;
       this.resetScores(null);
@@ -118,12 +141,14 @@ export class ModelFollower {
       return;
     }
     const fresh = ev.recording !== this.recording;
+    const from = this.position;
     if (ev.kind === 'recorded') this.resetScores(ev.recording);
     this.recording = ev.recording;
     this.breakpoints = ev.breakpoints;
     this.position = ev.position;
+    this.missed = null;
     if (ev.kind === 'action' && !fresh) {
-      this.step(ev.action, ev.recording, ev.position);
+      this.step(ev.action, ev.recording, ev.position, from);
       return;
     }
     this.prediction = null;
@@ -138,14 +163,15 @@ export class ModelFollower {
     this.scoredRun = rec === null ? '' : rec.call.trim() !== '' ? rec.call.trim() : 'the module';
   }
 
-  private async begin(): Promise<void> {
+  /** Starts the model's history at the real stop `at` (default: where the debugger stands). */
+  private async begin(at: Position = this.position): Promise<void> {
     const history = ++this.history;
     this.follower = null;
     this.predicting = false;
     const client = this.loader.client;
     const rec = this.recording;
     if (!client || !rec || this.mode === 'real' || rec.events.length === 0) return;
-    const position = Math.min(Math.max(this.position, 0), rec.events.length - 1);
+    const position = Math.min(Math.max(at, 0), rec.events.length - 1);
     // At once: the worker takes the next step after this beginning, in order.
     const { follower, begun } = NeuralFollower.startNow(client, this.mode, { recording: rec, position }, this.breakpoints);
     this.follower = follower;
@@ -172,10 +198,12 @@ export class ModelFollower {
     }
   }
 
-  private step(action: Action, rec: Recording, to: Position): void {
+  private step(action: Action, rec: Recording, to: Position, from: Position = -1): void {
     const real = stateAt(rec, to);
     const follower = this.follower;
     if (!follower || !this.active) {
+      // Still loading: the model predicts this step once it is ready (modelChanged).
+      if (this.loader.status === 'loading' && this.mode !== 'real') this.missed = { action, recording: rec, from, to };
       this.onStep?.(action, real, null);
       return;
     }
@@ -192,7 +220,11 @@ export class ModelFollower {
       })
       .catch((err: unknown) => {
         if (err instanceof ModelError && err.kind === 'superseded') return;
-        if (history === this.history) this.failure = `The prediction failed: ${err instanceof Error ? err.message : String(err)}`;
+        if (history !== this.history) return;
+        this.failure = `The prediction failed: ${err instanceof Error ? err.message : String(err)}`;
+        // The model's history may have missed this step: it starts again at the real stop, so
+        // the next step is predicted from where the program stands (the message stays until then).
+        void this.begin();
       })
       .finally(() => {
         if (mine === this.stepSeq) this.predicting = false;
@@ -202,7 +234,7 @@ export class ModelFollower {
   private show(step: FollowedStep, real: DebugState): void {
     const p = step.result;
     if (performance.getEntriesByName('ndb:first-prediction').length === 0) performance.mark('ndb:first-prediction');
-    const scored = real.event !== 'entry' && real.event !== 'exit';
+    const scored = isScoredStop(real);
     this.prediction = {
       action: p.action,
       state: p.state,

@@ -10,6 +10,7 @@ import type { Recording, TraceEvent } from '../core/trace';
 import type { ModelInfo, ModelRequest, ModelResponse, PredictionResult } from '../neuralEngine/modelClient';
 import { LiveSession } from '../session/liveSession';
 import { standInHost } from '../testing/standInHost';
+import { isScoredStop } from './modelFollower.svelte';
 import { Neural, type NeuralEnvironment } from './neural.svelte';
 
 const INFO: ModelInfo = { name: 'stand-in', parameters: 10, bytes: 100, backend: 'wasm', dtype: 'int8', loadMs: 5, threads: 1, cached: false, calibrated: true };
@@ -38,13 +39,21 @@ class StandInWorker {
   onerror: ((ev: ErrorEvent) => void) | null = null;
   readonly requests: ModelRequest[] = [];
   terminated = false;
+  /** Clone each message as a browser does (throwing on a proxy). */
+  clones = true;
 
-  constructor(private readonly script: { load?: ModelResponse; predict?: (action: Action) => ParseResult; samples?: PredictionResult[] }) {}
+  /** With `holdLoad`, the load's answer waits for this. */
+  releaseLoad: () => void = () => undefined;
+
+  constructor(private readonly script: { load?: ModelResponse; predict?: (action: Action) => ParseResult; samples?: PredictionResult[]; holdLoad?: boolean }) {}
 
   postMessage(req: ModelRequest): void {
+    // A real worker's postMessage clones the message, and throws on what it cannot clone (a proxy).
+    if (this.clones) structuredClone(req);
     this.requests.push(req);
     const answer = (res: ModelResponse) => queueMicrotask(() => this.onmessage?.({ data: res } as MessageEvent<ModelResponse>));
-    if (req.type === 'load') answer(this.script.load ?? { type: 'loaded', info: INFO });
+    if (req.type === 'load' && this.script.holdLoad) this.releaseLoad = () => answer(this.script.load ?? { type: 'loaded', info: INFO });
+    else if (req.type === 'load') answer(this.script.load ?? { type: 'loaded', info: INFO });
     else if (req.type === 'begin') answer({ type: 'begun', id: req.id });
     else if (req.type === 'edit') answer({ type: 'edited', id: req.id });
     else if (req.type === 'step') answer({ type: 'stepped', id: req.id, prediction: req.predict && this.script.predict ? prediction(req.action, this.script.predict(req.action)) : null });
@@ -170,5 +179,71 @@ describe('the neural store', () => {
       { call: 'double(5)', verdict: 'no', got: '10' },
     ]);
     expect(neural.guessNote).toBe('1 of 2 candidate calls return 6 (5 drawn: 2 not a call, 1 repeated).');
+  });
+
+  it('takes Predict first\'s next step (Enter, Check) to the model as a plain object: scored, no error', async () => {
+    const worker = new StandInWorker({ predict: () => parsed('line', 2, { n: '3' }) });
+    const neural = await ready(worker);
+    neural.setPredictFirst(true);
+    const rec = recording('double(3)');
+    neural.onDebugger({ kind: 'recorded', recording: rec, position: 0, breakpoints: [] });
+    await settle();
+    neural.onDebugger({ kind: 'action', recording: rec, action: stepInto, position: 1, breakpoints: [] });
+    await settle();
+    // Enter in "Your next line" runs the store's own last action again
+    const next = neural.lastForward;
+    expect(() => structuredClone(next)).not.toThrow();
+    neural.onDebugger({ kind: 'action', recording: rec, action: next, position: 2, breakpoints: [] });
+    await settle();
+    expect(neural.note).toBeNull();
+    expect(neural.scores).toEqual([expect.objectContaining({ kind: 'step_into', n: 2 })]);
+  });
+
+  it('says why a prediction failed for that step only, and predicts the next step from where the program stands', async () => {
+    const worker = new StandInWorker({ predict: () => parsed('line', 3, { n: '3', m: '6' }) });
+    const neural = await ready(worker);
+    const rec = recording('double(3)');
+    neural.onDebugger({ kind: 'recorded', recording: rec, position: 0, breakpoints: [] });
+    await settle();
+    // an action the structured clone refuses (a function inside it)
+    const unclonable = { kind: 'step_into', bad: () => 0 } as unknown as Action;
+    neural.onDebugger({ kind: 'action', recording: rec, action: unclonable, position: 1, breakpoints: [] });
+    await settle();
+    expect(neural.note).toMatch(/^The prediction failed: /);
+    expect(neural.predicting).toBe(false);
+    // the model's history starts again at the real stop after the failed step
+    expect(worker.requests.at(-1)).toMatchObject({ type: 'begin', position: 1 });
+    neural.onDebugger({ kind: 'action', recording: rec, action: stepInto, position: 2, breakpoints: [] });
+    await settle();
+    expect(neural.note).toBeNull();
+    expect(neural.prediction?.comparison.match).toBe(true);
+  });
+
+  it('does not score the entry, the start of the module (Back to call there) or the exit', () => {
+    const at = (event: 'call' | 'line', fn: string, line: number) => ({ event, line, function: fn, depth: 0, locals: {}, stdout: '' });
+    expect(isScoredStop({ event: 'entry' })).toBe(false);
+    expect(isScoredStop({ event: 'exit', status: 'normal', stdout: '' })).toBe(false);
+    expect(isScoredStop(at('call', '<module>', 0))).toBe(false);
+    expect(isScoredStop(at('line', '<module>', 1))).toBe(true);
+    expect(isScoredStop(at('call', 'f', 1))).toBe(true);
+  });
+
+  it('predicts the step taken while the model was loading, once it is ready, from the stop before it', async () => {
+    const worker = new StandInWorker({ predict: () => parsed('line', 2, { n: '3' }), holdLoad: true });
+    const neural = new Neural(environment(worker));
+    const started = neural.start(() => null);
+    const rec = recording('double(3)');
+    neural.onDebugger({ kind: 'recorded', recording: rec, position: 0, breakpoints: [] });
+    neural.onDebugger({ kind: 'action', recording: rec, action: stepInto, position: 1, breakpoints: [] });
+    await settle();
+    expect(neural.status).toBe('loading');
+    expect(neural.prediction).toBeNull();
+    worker.releaseLoad();
+    await started;
+    await settle();
+    await settle();
+    expect(worker.requests.filter((r) => r.type === 'begin').at(-1)).toMatchObject({ position: 0 });
+    expect(neural.prediction?.comparison.match).toBe(true);
+    expect(neural.scores).toEqual([expect.objectContaining({ kind: 'step_into', n: 1, exact: 1 })]);
   });
 });

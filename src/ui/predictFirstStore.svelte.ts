@@ -14,8 +14,9 @@ export class PredictFirst {
   reveal = $state.raw<Reveal | null>(null);
   learnerScore = $state<GuessScore>(NO_GUESSES);
   modelScore = $state<GuessScore>(NO_GUESSES);
-  /** The last forward action taken in this run: what Enter in the guess fields takes next. */
-  lastForward = $state<Action>({ kind: 'step_into' });
+  /** The last forward action taken in this run: what Enter in the guess fields takes next. Raw, not
+   * a deep proxy: the action travels to the model worker, and postMessage cannot clone a proxy. */
+  lastForward = $state.raw<Action>({ kind: 'step_into' });
 
   /** The guess made before the step in flight (taken when the step was made). */
   private pending: LearnerGuess | null = null;

@@ -91,9 +91,28 @@ export function createPythonEditor(M: typeof monaco, host: HTMLElement, value: s
     tap: (line) => on.ontogglebreakpoint(line),
     long: (line) => on.oneditcondition?.(line),
   });
+  // Monaco selects a line whose number is clicked; here a click on a number is a breakpoint, so the
+  // selection (and the cursor) stay as they were. Monaco has changed the selection by the time our
+  // listener runs: the one before is the last change's old selection.
+  let keep: monaco.Selection | null = null;
+  let before: monaco.Selection | null = ed.getSelection();
+  ed.onDidChangeCursorSelection((e) => {
+    before = e.oldSelections?.[0] ?? before;
+  });
+  const restore = (): void => {
+    if (keep) ed.setSelection(keep);
+  };
   ed.onMouseDown((e) => {
     if (e.event.rightButton || press.touching) return;
-    if (gutter(e.target.type) && e.target.position) on.ontogglebreakpoint(e.target.position.lineNumber);
+    if (gutter(e.target.type) && e.target.position) {
+      keep = before;
+      on.ontogglebreakpoint(e.target.position.lineNumber);
+      setTimeout(restore, 0);
+    }
+  });
+  ed.onMouseUp(() => {
+    restore();
+    keep = null;
   });
   ed.onContextMenu((e) => {
     if (gutter(e.target.type) && e.target.position && on.oneditcondition) {

@@ -111,6 +111,13 @@ export class Session {
     this.link.schedule();
   }
 
+  /** A line typed in "Program input" where the program asked for one (input() typed live). */
+  async answerInput(line: string): Promise<void> {
+    if (!this.canAct) return;
+    this.hint = null;
+    if (await this.debug.answerInput(line)) this.link.schedule();
+  }
+
   /** "Raise the limit" after a run was cut off: it runs again with more room. */
   async raiseLimit(): Promise<void> {
     if (!this.canAct) return;
@@ -142,7 +149,9 @@ export class Session {
     if (!this.canAct || !this.debug.canDo(command)) return;
     this.whatIf.error = null;
     this.hint = null;
-    await this.debug.run(command);
+    // A plain copy: a command read from a component's state may be a proxy, and it travels to the
+    // model worker, whose postMessage cannot clone one.
+    await this.debug.run($state.snapshot(command) as Command);
   }
 
   /** Stop: ends the run in progress (Python is interrupted, or restarted). */

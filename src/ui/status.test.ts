@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { stateAt } from '../core/state';
 import type { ExitInfo, Recording, TraceEvent } from '../core/trace';
-import { statusKind, statusNote, statusText, type StatusInput } from './status';
+import { INPUT_ASKED, statusKind, statusNote, statusText, type StatusInput } from './status';
 
 function event(line: number, extra: Partial<TraceEvent> = {}): TraceEvent {
   return { event: 'line', line, function: 'f', depth: 0, frame: 1, parent: -1, code: 0, locals: { n: '3' }, out: 0, ...extra };
@@ -170,11 +170,22 @@ describe('the end of a run', () => {
     expect(statusNote(at(stopped, 0))).toBe('Stopped as you asked at event 3: you can step through what was recorded.');
   });
 
+  it('writes an exception as a traceback does, not as its repr', () => {
+    const raised = recording([event(2, { event: 'exception', value: "ValueError('bad value')" }), event(2, { event: 'return', raising: true, value: "ValueError('bad value')" })]);
+    expect(statusText(at(raised, 0))).toBe('exception at line 2 in f: ValueError: bad value');
+    expect(statusText(at(raised, 1))).toBe('f is left by an exception at line 2: ValueError: bad value');
+  });
+
   it('says where input() reads from when it ran out, and how deep a recursion went', () => {
     const eof = recording([event(1)], { status: 'exception', exc_type: 'EOFError', message: 'EOFError: EOF when reading a line' });
     expect(statusText(at(eof, 1))).toBe(
       'Program ended with an uncaught exception: EOFError: EOF when reading a line. input() found no more lines in the Input field (one line per input() call).',
     );
+    // where the debugger has reached that input(), the note says where to type the line
+    const asking = { ...eof, input_wanted: { at: 1, prompt: 'Name? ' } };
+    expect(statusNote(at(asking, 0))).not.toBe(INPUT_ASKED);
+    expect(statusNote(at(asking, 1))).toBe(INPUT_ASKED);
+    expect(statusNote(at(asking, 1, { dirty: true }))).toMatch(/changed/);
     const deep = recording([event(1, { depth: 0 }), event(2, { depth: 996, function: 'down' })], { status: 'exception', exc_type: 'RecursionError', message: 'RecursionError: maximum recursion depth exceeded' });
     expect(statusText(at(deep, 2))).toMatch(/\(after 997 nested calls, the deepest of down at line 2\)$/);
   });

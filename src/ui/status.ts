@@ -1,10 +1,12 @@
 // Words for the status line: what the debugger is stopped at, how the program ended, and the
 // note beside it. Pure functions of a snapshot of the session.
 
+import { asksForInput } from '../core/liveInput';
 import type { DebugState } from '../core/state';
 import type { Position, Recording, TraceEvent } from '../core/trace';
 import type { Edit } from '../core/whatIf';
 import type { EngineStage } from '../realEngine/client';
+import { exceptionText } from './exceptionText';
 import { count, cutOffOf, DEFAULT_LIMITS, describeCutOff, type RunLimits } from './runEnd';
 
 export function describeStop(rec: Recording, state: DebugState, limits: RunLimits = DEFAULT_LIMITS): string {
@@ -21,7 +23,7 @@ export function describeStop(rec: Recording, state: DebugState, limits: RunLimit
     case 'line':
       return `line ${state.line} in ${state.function}`;
     case 'return':
-      if (state.raising) return `${state.function} is left by an exception at line ${state.line}: ${state.value ?? ''}`;
+      if (state.raising) return `${state.function} is left by an exception at line ${state.line}: ${exceptionText(state.value ?? '')}`;
       if (state.yielded) {
         return suspension(rec, state.line) === 'await'
           ? `${state.function} awaits, suspended (line ${state.line})`
@@ -29,7 +31,7 @@ export function describeStop(rec: Recording, state: DebugState, limits: RunLimit
       }
       return `${state.function} returns ${state.value ?? 'None'} (line ${state.line})`;
     case 'exception':
-      return `exception at line ${state.line} in ${state.function}: ${state.value ?? ''}`;
+      return `exception at line ${state.line} in ${state.function}: ${exceptionText(state.value ?? '')}`;
   }
 }
 
@@ -66,6 +68,9 @@ export function describeExit(rec: Recording, limits: RunLimits = DEFAULT_LIMITS)
       return `The edit could not be made: ${exit.message ?? ''}`;
   }
 }
+
+/** The note where the program asked for a line its input did not have (input() typed live). */
+export const INPUT_ASKED = 'The program asks for a line of input: type it in "Program input", under Output, and press Enter to go on.';
 
 /** What a beginner needs beside some uncaught exceptions: where input() reads from, how deep a
  * recursion went. */
@@ -161,6 +166,7 @@ export function statusNote(s: StatusInput): string | null {
       : null;
   if (s.engine !== 'ready' || s.busy || s.sharedPending || !s.recording) return isolation;
   if (s.dirty) return 'The code, the call or the input changed: the next action runs the program again.';
+  if (asksForInput(s.recording, s.position)) return INPUT_ASKED;
   return (s.position < s.recording.events.length ? abnormalEnd(s.recording) : null) ?? editsNote(s.edits) ?? conditionNote(s) ?? isolation;
 }
 

@@ -2,8 +2,10 @@
 // changed since the last stop in the same frame, the watch rows, the traceback, a caller's frame
 // picked in the Call stack. The debugger (debugger.svelte.ts) moves it; it only reads.
 
+import { frameArguments } from '../core/frameArgs';
+import { NO_OBJECTS, objectsAt, type ObjectsView } from '../core/objects';
 import { changedLocals, stateAt, type DebugState, type EventState, type StackFrame } from '../core/state';
-import type { Position, Recording } from '../core/trace';
+import type { Position, Recording, TraceEvent } from '../core/trace';
 import { tracebackOf, type TracebackEntry } from '../core/traceback';
 import { currentLineOf, errorMarkerOf, framesShown, frameViewOf, lastReachedAt, watchRowsAt, type ErrorMarker, type FrameView, type WatchRow } from './debuggerViews';
 import { cutOffOf, type CutOff } from './runEnd';
@@ -53,6 +55,41 @@ export class StopView {
   /** The frame picked in the Call stack, when it is not the current one: its line and its locals
    * as they were when it last ran (at its call of the frame above it). */
   readonly frameView = $derived.by<FrameView | null>(() => this.at.recording ? frameViewOf(this.at.recording, this.at.position, this.stack, this.selectedFrame) : null);
+
+  /** The event whose locals Variables shows: a caller's latest (picked in the Call stack), the
+   * current stop, or where a limit cut the run off. */
+  private readonly shownEvent = $derived.by<TraceEvent | null>(() => {
+    const rec = this.at.recording;
+    if (!rec) return null;
+    const pos = this.at.position;
+    if (this.frameView) {
+      for (let j = Math.min(pos, rec.events.length - 1); j >= 0; j--) if (rec.events[j]!.frame === this.frameView.frame) return rec.events[j]!;
+      return null;
+    }
+    if (pos >= 0 && pos < rec.events.length) return rec.events[pos]!;
+    return this.cutOff?.last ?? null;
+  });
+
+  /** Which shown names are one object, the module's variables in a function, a closure's. */
+  readonly objects = $derived.by<ObjectsView>(() => {
+    const e = this.shownEvent;
+    return e && this.at.recording ? objectsAt(this.at.recording, e) : NO_OBJECTS;
+  });
+
+  /** The globals that changed since the previous stop in the same frame (as `changed`). */
+  readonly changedGlobals = $derived.by<Set<string>>(() => {
+    const rec = this.at.recording;
+    const pos = this.at.position;
+    const out = new Set<string>();
+    if (!rec || this.frameView || pos < 0 || pos >= rec.events.length || this.compareWith < 0) return out;
+    const now = rec.events[pos]!.globals ?? {};
+    const before = rec.events[this.compareWith]?.globals ?? {};
+    for (const [name, value] of Object.entries(now)) if (before[name] !== value) out.add(name);
+    return out;
+  });
+
+  /** Each live frame's arguments, as it was called (frame id → `n=6`). */
+  readonly frameArgs = $derived.by<Map<number, string>>(() => this.at.recording ? frameArguments(this.at.recording, this.at.position) : new Map());
 
   /** The line the editor highlights, with the kind of stop. */
   readonly currentLine = $derived(currentLineOf(this.state));
