@@ -1,11 +1,14 @@
 // The debugger state shown to users and printed by the CLI: one stop of the debugger.
 
+import { eventFile, filesOf, sourceOfFile } from './location';
 import { sourceLines } from './sourceLines';
 import { tracebackOf as tracebackEntries } from './traceback';
 import type { EditMark, ExitStatus, Position, Recording, TraceEvent } from './trace';
 
 export interface EventState {
   event: TraceEvent['event'];
+  /** The file the stop is in, relative to the program's folder (a program of several files). */
+  file?: string;
   line: number;
   function: string;
   depth: number;
@@ -43,6 +46,8 @@ export interface ExitState {
 
 export interface TracebackFrame {
   function: string;
+  /** The frame's file, relative to the program's folder. */
+  file: string;
   line: number;
   /** The line's text, trimmed (absent where the line is not in the program's source). */
   source?: string;
@@ -51,16 +56,19 @@ export interface TracebackFrame {
 /** The frames an uncaught exception went through, outermost first, each with its source line
  * (none when the program did not end by one). */
 export function tracebackOf(rec: Recording): TracebackFrame[] {
-  const lines = sourceLines(rec.source);
-  return tracebackEntries(rec).map(({ function: fn, line }) => {
-    const source = lines[line - 1]?.trim();
-    return { function: fn, line, ...(source ? { source } : {}) };
+  const files = filesOf(rec);
+  const lines = new Map<number, string[]>();
+  return tracebackEntries(rec).map(({ function: fn, line, file }) => {
+    if (!lines.has(file)) lines.set(file, sourceLines(sourceOfFile(rec, file) ?? ''));
+    const source = lines.get(file)![line - 1]?.trim();
+    return { function: fn, file: files[file] ?? files[0]!, line, ...(source ? { source } : {}) };
   });
 }
 
 /** One frame of the call stack at a stop, innermost first (frameEvents). */
 export interface FrameAt {
   function: string;
+  file: string;
   line: number;
   depth: number;
   /** The frame's latest event at or before the stop: where its line and locals are. */
@@ -74,7 +82,7 @@ export function frameEvents(rec: Recording, pos: Position): FrameAt[] {
     const e = rec.events[j]!;
     if (e.depth < 0) continue;
     stack.length = Math.min(stack.length, e.depth);
-    stack[e.depth] = { function: e.function, line: e.line, depth: e.depth, event: j };
+    stack[e.depth] = { function: e.function, file: eventFile(rec, e), line: e.line, depth: e.depth, event: j };
   }
   return stack.filter((f) => f !== undefined).reverse();
 }
@@ -103,6 +111,7 @@ export function eventState(rec: Recording, e: TraceEvent): EventState {
     locals: e.locals,
     stdout: rec.stdout.slice(0, e.out),
   };
+  if (rec.files) state.file = eventFile(rec, e);
   if (e.value !== undefined) state.value = e.value;
   if (e.raising) state.raising = true;
   if (e.yield) state.yielded = true;
@@ -115,6 +124,7 @@ export function eventState(rec: Recording, e: TraceEvent): EventState {
 
 export interface StackFrame {
   function: string;
+  file: string;
   line: number;
   frame: number;
 }
@@ -123,7 +133,7 @@ export interface StackFrame {
 export function stackAt(rec: Recording, pos: Position): StackFrame[] {
   return frameEvents(rec, pos)
     .reverse()
-    .map((f) => ({ function: f.function, line: f.line, frame: rec.events[f.event]!.frame }));
+    .map((f) => ({ function: f.function, file: f.file, line: f.line, frame: rec.events[f.event]!.frame }));
 }
 
 /** Names whose value differs from the previous stop in the same frame (new names included). */

@@ -68,6 +68,8 @@ export interface CodeInfo {
   firstline: number;
   lines: number[];
   generator: boolean;
+  /** Index into Recording.files of the file the code is in (absent: the main file, 0). */
+  file?: number;
 }
 
 export type ExitStatus =
@@ -103,6 +105,12 @@ export interface Recording {
   /** What the program wrote to stderr (warnings, logging); absent when nothing. */
   stderr?: string;
   exit: ExitInfo;
+  /** A program of several files: the main file's name, then the other modules recorded, each
+   * relative to the project's folder (a code's `file` indexes it). Absent: one file, `main.py`. */
+  files?: string[];
+  /** The other files' sources by name, as they were handed in (added by the host that asked for
+   * the run, not written by the tracer). */
+  sources?: Record<string, string>;
 }
 
 /** A place in a recording: -1 before the first event ("entry"), events.length after the last ("exit"). */
