@@ -27,6 +27,10 @@ export interface EventState {
   sizes?: Record<string, number>;
   /** len() of `value` when the tracer cut it. */
   valueSize?: number;
+  /** The output had reached its cap (trace.md) by this stop: `stdout` is cut. */
+  stdout_truncated?: true;
+  /** A breakpoint condition on this line raised (bdb stops there): its error. */
+  condition_error?: string;
 }
 
 export interface EntryState {
@@ -42,6 +46,9 @@ export interface ExitState {
   /** An uncaught exception: the frames it passed through, outermost first, each at the line it
    * left from (the last is where it was raised). */
   traceback?: TracebackFrame[];
+  /** The output was cut at its cap: `stdout` holds the first part of `stdout_total` characters. */
+  stdout_truncated?: true;
+  stdout_total?: number;
 }
 
 export interface TracebackFrame {
@@ -97,6 +104,10 @@ export function stateAt(rec: Recording, pos: Position): DebugState {
     if (rec.exit.value !== undefined) exit.value = rec.exit.value;
     const traceback = tracebackOf(rec);
     if (traceback.length > 0) exit.traceback = traceback;
+    if (rec.stdout_truncated) {
+      exit.stdout_truncated = true;
+      if (rec.stdout_total !== undefined) exit.stdout_total = rec.stdout_total;
+    }
     return exit;
   }
   return eventState(rec, rec.events[pos]!);
@@ -119,6 +130,8 @@ export function eventState(rec: Recording, e: TraceEvent): EventState {
   if (e.edits?.length) state.edits = e.edits;
   if (e.sizes) state.sizes = e.sizes;
   if (e.value_size !== undefined) state.valueSize = e.value_size;
+  if (rec.stdout_truncated && e.out >= rec.stdout.length) state.stdout_truncated = true;
+  if (e.hit_error !== undefined) state.condition_error = e.hit_error;
   return state;
 }
 

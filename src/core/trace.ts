@@ -102,6 +102,8 @@ export interface Recording {
   program?: ProgramShape;
   stdout: string;
   stdout_truncated?: boolean;
+  /** With `stdout_truncated`: how many characters the program really wrote. */
+  stdout_total?: number;
   /** What the program wrote to stderr (warnings, logging); absent when nothing. */
   stderr?: string;
   exit: ExitInfo;

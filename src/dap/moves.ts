@@ -24,9 +24,7 @@ export async function move(live: LiveSession, action: Action): Promise<StopReaso
 
 /** Back to the previous breakpoint hit, or to the start when there is none. */
 export async function reverseContinue(live: LiveSession): Promise<StopReason> {
-  const hit = live.real.navigator.previousBreakHit();
-  await live.jump(hit ?? (live.recording.events.length > 0 ? 0 : -1));
-  return hit === null ? 'entry' : 'breakpoint';
+  return (await live.reverseContinue()) ? 'breakpoint' : 'entry';
 }
 
 /** Back to the call of a frame ("with which arguments?"). For the current frame this is

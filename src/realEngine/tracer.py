@@ -91,10 +91,13 @@ class _Capture:
         self.parts: list[str] = []
         self.size = 0
         self.truncated = False
+        # Everything written, kept or not: a cut output says how long it really was.
+        self.total = 0
 
     def write(self, text: str) -> int:
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        self.total += len(text)
         room = MAX_STDOUT - self.size
         if room <= 0:
             self.truncated = True
@@ -740,6 +743,7 @@ def record(
     result["stdout"] = recorder.stdout.getvalue()
     if recorder.stdout.truncated:
         result["stdout_truncated"] = True
+        result["stdout_total"] = recorder.stdout.total
     if recorder.stderr.size:
         result["stderr"] = recorder.stderr.getvalue()
     return result

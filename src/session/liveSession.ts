@@ -18,12 +18,16 @@ import type { PythonHost } from '../realEngine/engineProtocol';
 import type { RecordOptions } from '../realEngine/recordOptions';
 import { checkGuesses, guessProblem, type Candidate, type GuessReport } from './guesses';
 import { cliState, NeuralFollower, type FollowedStep } from './neuralFollower';
+import type { ProgramFiles } from './breakpointSpecs';
 import { ProgramError, startProblem } from './programSession';
 import { LIVE_LIMITS } from '../core/limits';
 
 export type { Candidate, GuessReport };
 
 export type EngineName = 'real' | 'neural' | 'both';
+
+/** What a session's every run is given: its limits, its input and arguments, its other files. */
+type RunLimit = 'maxEvents' | 'timeLimit' | 'maxRepr' | 'modules' | 'stdin' | 'files' | 'blobs' | 'mainFile' | 'argv';
 
 export const ENGINES: readonly EngineName[] = ['real', 'neural', 'both'];
 
@@ -42,7 +46,9 @@ export interface LiveOptions {
   model?: LiveModel;
   /** Names the program in a syntax error's message. */
   file?: string;
-  limits?: Partial<Pick<RecordOptions, 'maxEvents' | 'timeLimit' | 'maxRepr' | 'modules' | 'stdin'>>;
+  /** The program's folder on the host (a breakpoint may name a file by its absolute path). */
+  folder?: string;
+  limits?: Partial<Pick<RecordOptions, RunLimit>>;
   /** Watch expressions every run evaluates at every event (the recording's `watch`). */
   watch?: readonly string[];
 }
@@ -71,9 +77,10 @@ export class LiveSession {
   /** Watch re-runs of the current recording, by expression. */
   private watched = new Map<string, Recording>();
   private watchedFor: Recording | null = null;
-  private readonly limits: Pick<RecordOptions, 'maxEvents' | 'timeLimit' | 'maxRepr' | 'modules' | 'stdin'>;
+  private readonly limits: Pick<RecordOptions, RunLimit>;
   /** The watch expressions the recording was made with (event.watch follows their order). */
   private watchList: string[];
+  private readonly folder: string | undefined;
 
   private constructor(
     /** The engine as this session's owner sees it (one owner, one interpreter). */
@@ -88,6 +95,7 @@ export class LiveSession {
     this.breakLines = [...new Set(options.breakpoints ?? [])].sort((a, b) => a - b);
     this.conditions = new Map(options.conditions ?? []);
     this.watchList = [...(options.watch ?? [])];
+    this.folder = options.folder;
     this.real = new DebugSession(rec, this.breakLines, this.conditions);
   }
 
@@ -142,8 +150,27 @@ export class LiveSession {
     return this.real.recording;
   }
 
+  /** Breakpoint keys (core/location.ts: in the main file, line numbers). */
   get breakpoints(): readonly number[] {
     return this.breakLines;
+  }
+
+  /** The program's files, as breakpoints name them. */
+  get program(): ProgramFiles {
+    return {
+      main: this.limits.mainFile ?? 'main.py',
+      source: this.source,
+      ...(this.limits.files ? { files: this.limits.files } : {}),
+      ...(this.folder ? { folder: this.folder } : {}),
+    };
+  }
+
+  /** Reverse continue: back to the previous stop on a breakpoint, else to the first event.
+   * Returns whether a breakpoint was found. */
+  async reverseContinue(): Promise<boolean> {
+    const hit = this.real.navigator.previousBreakHit();
+    await this.jump(hit ?? (this.recording.events.length > 0 ? 0 : -1));
+    return hit !== null;
   }
 
   /** The model's prediction of the current stop, when it was predicted. */
