@@ -128,3 +128,13 @@ export function withConditionErrors(report: readonly BreakpointAnswer[], program
 export function breakpointLocation(program: ProgramFiles, key: number): { file: string; line: number } {
   return keyLocation(programFileNames(program), key);
 }
+
+/** Breakpoint keys without checking lines (the CLI's `--actions` runs, as pdb's `break` would
+ * take them); a file that is not the program's throws. */
+export function breakpointKeys(program: ProgramFiles, specs: ReadonlyArray<{ file?: string; line: number }>): number[] {
+  return specs.map(({ file, line }) => {
+    const index = fileIndex(program, file);
+    if (typeof index === 'string') throw new RangeError(index);
+    return lineKey(index, line);
+  });
+}

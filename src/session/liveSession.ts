@@ -19,7 +19,7 @@ import type { RecordOptions } from '../realEngine/recordOptions';
 import { checkGuesses, guessProblem, type Candidate, type GuessReport } from './guesses';
 import { cliState, NeuralFollower, type FollowedStep } from './neuralFollower';
 import type { ProgramFiles } from './breakpointSpecs';
-import { ProgramError, startProblem } from './programSession';
+import { ProgramError, reverseContinueTarget, startProblem } from './programSession';
 import { LIVE_LIMITS } from '../core/limits';
 
 export type { Candidate, GuessReport };
@@ -168,9 +168,9 @@ export class LiveSession {
   /** Reverse continue: back to the previous stop on a breakpoint, else to the first event.
    * Returns whether a breakpoint was found. */
   async reverseContinue(): Promise<boolean> {
-    const hit = this.real.navigator.previousBreakHit();
-    await this.jump(hit ?? (this.recording.events.length > 0 ? 0 : -1));
-    return hit !== null;
+    const { pos, hit } = reverseContinueTarget(this.real);
+    await this.jump(pos);
+    return hit;
   }
 
   /** The model's prediction of the current stop, when it was predicted. */

@@ -17,6 +17,10 @@ export const MAX_DATA_FILE_BYTES = 1_000_000;
 export const MAX_PROJECT_BYTES = 4_000_000;
 /** Files of either kind, the main file included. */
 export const MAX_PROJECT_FILES = 200;
+/** How deep below the folder, and how many entries, the walk looks (a file in a home folder or in
+ * /tmp must not make ndb read the disk). */
+export const MAX_WALK_DEPTH = 6;
+export const MAX_WALK_ENTRIES = 2_000;
 /** Folders never walked: caches, version control, environments, dependencies. */
 const SKIPPED_DIRS = new Set(['__pycache__', 'node_modules', 'venv', 'env', 'site-packages', 'dist', 'build']);
 
@@ -46,7 +50,11 @@ function inside(root: string, path: string): boolean {
 
 /** Every file below `folder` (sorted, hidden entries and caches skipped), links followed only
  * where they stay inside `allowed`. */
-function walk(folder: string, allowed: readonly string[], out: string[], leftOut: LeftOut[], root: string): void {
+function walk(folder: string, allowed: readonly string[], out: string[], leftOut: LeftOut[], root: string, depth = 0, seen = { entries: 0 }): void {
+  if (depth > MAX_WALK_DEPTH) {
+    leftOut.push({ file: relative(root, folder), reason: `deeper than ${MAX_WALK_DEPTH} folders` });
+    return;
+  }
   let names: string[];
   try {
     names = readdirSync(folder).sort();
@@ -56,6 +64,10 @@ function walk(folder: string, allowed: readonly string[], out: string[], leftOut
   for (const name of names) {
     if (name.startsWith('.')) continue;
     const path = join(folder, name);
+    if (++seen.entries > MAX_WALK_ENTRIES) {
+      leftOut.push({ file: relative(root, path), reason: `past the first ${MAX_WALK_ENTRIES} entries of the folder (and what follows)` });
+      return;
+    }
     let real: string;
     try {
       real = realpathSync(path);
@@ -68,7 +80,8 @@ function walk(folder: string, allowed: readonly string[], out: string[], leftOut
     }
     const stat = lstatSync(real);
     if (stat.isDirectory()) {
-      if (!SKIPPED_DIRS.has(name)) walk(path, allowed, out, leftOut, root);
+      if (!SKIPPED_DIRS.has(name)) walk(path, allowed, out, leftOut, root, depth + 1, seen);
+      if (seen.entries > MAX_WALK_ENTRIES) return;
     } else if (stat.isFile()) out.push(path);
   }
 }
