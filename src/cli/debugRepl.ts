@@ -7,6 +7,7 @@ import { oneLine } from '../core/terminalText';
 import { loadPythonHost } from '../realEngine/pythonHost';
 import { PdbSession, type OutLine } from '../session/pdbSession';
 import type { Style } from '../session/pdbOutput';
+import type { ExceptionMode } from '../session/exceptionStops';
 import type { ProgramRun } from '../session/programSession';
 import type { Project } from '../session/projectFiles';
 import { parseBreakpointList, stringOption, UsageError, type ParsedArgs } from './args';
@@ -23,7 +24,7 @@ function mainFileLines(specs: ReadonlyArray<{ file?: string; line: number }>, ma
 
 const SGR: Partial<Record<Style, string>> = { location: '1', source: '36', error: '31', note: '2', good: '32', bad: '31' };
 
-export async function debugRepl(args: ParsedArgs, file: string, project: Project, run: ProgramRun): Promise<number> {
+export async function debugRepl(args: ParsedArgs, file: string, project: Project, run: ProgramRun, exceptions: ExceptionMode): Promise<number> {
   const source = project.source;
   const engine = (stringOption(args, 'engine') ?? 'real') as 'real' | 'neural' | 'both';
   const loadModel = async () => {
@@ -35,6 +36,7 @@ export async function debugRepl(args: ParsedArgs, file: string, project: Project
   const { session, lines } = await PdbSession.open(host, source, {
     engine,
     file: basename(file),
+    exceptions,
     call: stringOption(args, 'call') ?? '',
     breakpoints: mainFileLines(parseBreakpointList(stringOption(args, 'breakpoints')), project.main),
     ...(engine === 'real' ? { loadModel } : { model: await loadModel() }),

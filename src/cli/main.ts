@@ -9,6 +9,7 @@ import { loadPythonHost } from '../realEngine/pythonHost';
 import { checkKnown, parseArgs, parseBreakpointList, stringOption, UsageError, type ParsedArgs } from './args';
 import { answerBatch, type BatchRun } from '../session/batch';
 import { breakpointKeys } from '../session/breakpointSpecs';
+import { EXCEPTION_MODES, type ExceptionMode } from '../session/exceptionStops';
 import { debugStates, parseRunSteps, ProgramError, recordOrThrow, rerunWith, type RunStep } from '../session/programSession';
 import { projectOptions, readProject, type Project } from '../session/projectFiles';
 import { eventText, stateText } from '../session/stateText';
@@ -17,7 +18,8 @@ const USAGE = `ndb — a neural debugger for Python
 
 Usage:
   ndb trace FILE [--call EXPR] [--max-events N] [--json]
-  ndb debug FILE [--call EXPR] --actions a1,a2,… [--breakpoints L1,FILE:L2] [--engine real] [--json] [-- ARGS]
+  ndb debug FILE [--call EXPR] --actions a1,a2,… [--breakpoints L1,FILE:L2] [--exceptions raised|uncaught]
+                 [--engine real] [--json] [-- ARGS]
   ndb debug FILE [--call EXPR] [--breakpoints L1,L2] [--engine real|neural|both] [-- ARGS]
                    (no --actions: an interactive prompt like pdb's, with reverse moves; h lists its commands)
   ndb debug --batch REQUESTS.jsonl [--engine real] --json
@@ -160,7 +162,7 @@ function engineOption(args: ParsedArgs): EngineName {
 }
 
 async function debugCommand(args: ParsedArgs, out: Out): Promise<number> {
-  checkKnown(args, ['call', 'json', 'actions', 'breakpoints', 'engine', 'batch', 'max-events', 'model', 'dtype']);
+  checkKnown(args, ['call', 'json', 'actions', 'breakpoints', 'engine', 'batch', 'max-events', 'model', 'dtype', 'exceptions']);
   const engineName = engineOption(args);
   const batch = stringOption(args, 'batch');
   const maxEvents = maxEventsOption(args);
@@ -173,7 +175,7 @@ async function debugCommand(args: ParsedArgs, out: Out): Promise<number> {
   const project = readProject(file);
   const run = { ...projectOptions(project), ...(args.rest.length ? { argv: args.rest } : {}) };
   noteLeftOut(project);
-  if (!args.options.has('actions') && !args.options.has('json')) return (await import('./debugRepl')).debugRepl(args, file, project, run);
+  if (!args.options.has('actions') && !args.options.has('json')) return (await import('./debugRepl')).debugRepl(args, file, project, run, exceptionsOption(args));
   const actions = parseRunSteps(stringOption(args, 'actions') ?? '');
   const breakpoints = cliBreakpoints(args, project);
   const engine = await loadPythonHost();
@@ -190,11 +192,17 @@ async function debugCommand(args: ParsedArgs, out: Out): Promise<number> {
     out(args.options.has('json') ? jsonLine({ states }) : states.map((s) => jsonLine(s)).join('\n'));
     return 0;
   }
-  const states = await debugStates(rec, actions, breakpoints, rerun);
+  const states = await debugStates(rec, actions, breakpoints, rerun, exceptionsOption(args));
   if (args.options.has('json')) out(jsonLine({ states }));
   else states.forEach((s, i) => out(oneLine(`${i === 0 ? 'start' : stepName(actions[i - 1]!)}: ${stateText(s)}`)));
   warnIfCut(rec.exit.status, rec.exit.message);
   return 0;
+}
+
+function exceptionsOption(args: ParsedArgs): ExceptionMode {
+  const mode = stringOption(args, 'exceptions') ?? 'none';
+  if ((EXCEPTION_MODES as readonly string[]).includes(mode)) return mode as ExceptionMode;
+  throw new UsageError(`--exceptions must be raised, uncaught or none, not '${mode}'`);
 }
 
 function stepName(step: RunStep): string {

@@ -37,6 +37,15 @@ describe('ndb debug on a project', () => {
     ]);
   });
 
+  it('stops where the uncaught exception was raised with --exceptions uncaught', async () => {
+    const { code, lines } = await run('debug', MAIN, '--exceptions', 'uncaught', '--actions', 'continue,continue', '--json', '--', 'bad_code.json');
+    expect(code).toBe(0);
+    const { states } = JSON.parse(lines[0]!) as { states: State[] };
+    expect(states[1]).toMatchObject({ event: 'exception', file: 'pricing.py', line: 12, function: 'discount_percent' });
+    expect(states[2]).toMatchObject({ event: 'exit', status: 'exception' });
+    expect((await run('debug', MAIN, '--exceptions', 'some', '--actions', 'continue', '--json')).code).toBe(2);
+  });
+
   it('refuses a breakpoint in a file that is not the program\'s, and says FILE goes before --', async () => {
     const bad = await run('debug', MAIN, '--breakpoints', 'nope.py:3', '--actions', 'continue', '--json');
     expect(bad.code).toBe(2);

@@ -17,6 +17,7 @@ import { LiveSession, SessionError } from '../session/liveSession';
 import { ProgramError } from '../session/programSession';
 import { conditionErrors, fileIndex } from '../session/breakpointSpecs';
 import { projectOptions, readProject, type Project } from '../session/projectFiles';
+import type { ExceptionMode } from '../session/exceptionStops';
 import { eventKey, lineKey } from '../core/location';
 import { logLine } from '../util/stdio';
 import { engineSandboxNotice } from '../realEngine/engineChild';
@@ -65,6 +66,7 @@ export class NdbDebugAdapter extends DebugSession {
   private readonly vars = new VariableStore();
   private readonly output = new ProgramOutput();
   private invalidatedEvents = false;
+  private exceptionMode: ExceptionMode = 'none';
 
   /** The engine as this debug session sees it: one owner, so that no program of another session
    * run by the same server shares its interpreter (processHost.ts). */
@@ -142,6 +144,10 @@ export class NdbDebugAdapter extends DebugSession {
       supportsSetVariable: true,
       supportsEvaluateForHovers: true,
       supportsRestartFrame: true,
+      exceptionBreakpointFilters: [
+        { filter: 'raised', label: 'Raised Exceptions', description: 'Stop wherever an exception is raised', default: false },
+        { filter: 'uncaught', label: 'Uncaught Exceptions', description: 'Stop where the exception that ends the program is raised', default: false },
+      ],
     };
     // Pyodide takes seconds to load: start now, while the client prepares the launch.
     this.host = this.engine();
@@ -166,7 +172,14 @@ export class NdbDebugAdapter extends DebugSession {
       const model = args.engine === 'real' ? undefined : await loadLiveModel(args.model);
       for (const { file, reason } of project.leftOut) this.sendEvent(new OutputEvent(`ndb: ${file} is not readable by the program: ${reason}\n`, 'console'));
       const limits = { ...projectOptions(project), ...(args.args.length ? { argv: args.args } : {}) };
-      const live = await LiveSession.start(host, source, args.call, { engine: args.engine, ...(model ? { model } : {}), file: program, folder: project.folder, limits });
+      const live = await LiveSession.start(host, source, args.call, {
+        engine: args.engine,
+        ...(model ? { model } : {}),
+        file: program,
+        folder: project.folder,
+        limits,
+        exceptions: this.exceptionMode,
+      });
       this.launch = args;
       this.program = program;
       this.project = project;
@@ -296,6 +309,19 @@ export class NdbDebugAdapter extends DebugSession {
     });
   }
 
+  /** Exception stops: `raised` (every exception, where raised) wins over `uncaught`. Kept until the
+   * launch when sent before it. */
+  protected override setExceptionBreakPointsRequest(response: DebugProtocol.SetExceptionBreakpointsResponse, args: DebugProtocol.SetExceptionBreakpointsArguments): void {
+    this.run(response, async () => {
+      const filters = args.filters ?? [];
+      const unknown = filters.filter((f) => f !== 'raised' && f !== 'uncaught');
+      if (unknown.length) throw new RequestError(`unknown exception filter ${unknown.join(', ')}: ndb has raised and uncaught`);
+      this.exceptionMode = filters.includes('raised') ? 'raised' : filters.includes('uncaught') ? 'uncaught' : 'none';
+      this.live?.setExceptions(this.exceptionMode);
+      response.body = { breakpoints: filters.map(() => ({ verified: true })) };
+    });
+  }
+
   // ---- moving ----
 
   protected override nextRequest(response: DebugProtocol.NextResponse): void {
@@ -376,6 +402,10 @@ export class NdbDebugAdapter extends DebugSession {
       event.body.hitBreakpointIds = this.breakpoints.filter((b) => b.key === key).map((b) => b.id);
     }
     if (reason === 'entry') event.body.description = 'Stopped at the call of the entry function';
+    if (reason === 'exception' && state.event !== 'exit' && state.event !== 'entry') {
+      event.body.description = `Exception raised: ${state.value ?? ''}`;
+      event.body.text = state.value ?? '';
+    }
     if (state.event !== 'exit' && state.event !== 'entry' && state.condition_error) {
       this.sendEvent(new OutputEvent(`ndb: the breakpoint's condition raised ${state.condition_error} (it stops here, as pdb does)\n`, 'console'));
     }

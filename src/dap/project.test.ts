@@ -100,4 +100,24 @@ describe('ndb dap on a project', () => {
     const locals = (await client.variablesRequest({ variablesReference: scopes[0]!.variablesReference })).body.variables;
     expect(Object.fromEntries(locals.map((v) => [v.name, v.value]))).toMatchObject({ price: '5', item: "{'price': 5, 'qty': 1}" });
   });
+
+  it('stops where the uncaught exception was raised with the uncaught exception filter', async () => {
+    dc = dapClient();
+    await dc.start();
+    const client = dc;
+    const initialized = client.waitForEvent('initialized');
+    const capabilities = (await client.initializeRequest()).body ?? {};
+    expect(capabilities.exceptionBreakpointFilters?.map((f) => f.filter)).toEqual(['raised', 'uncaught']);
+    const first = nextStop(client);
+    await Promise.all([
+      client.launchRequest({ program: MAIN, args: ['bad_code.json'] } as DebugProtocol.LaunchRequestArguments),
+      initialized.then(async () => {
+        await client.setExceptionBreakpointsRequest({ filters: ['uncaught'] });
+        await client.configurationDoneRequest();
+      }),
+    ]);
+    const stopped = (await first) as DebugProtocol.StoppedEvent;
+    expect(stopped.body).toMatchObject({ reason: 'exception', text: "KeyError('NOPE')" });
+    expect(await top(client)).toMatchObject({ path: PRICING, line: 12, name: 'discount_percent' });
+  });
 });

@@ -94,6 +94,17 @@ describe('ndb mcp on a project of several files', () => {
     await mcp.ok('end_session', { session });
   });
 
+  it('stops where an exception is raised, in the module that raised it', async () => {
+    const started = await mcp.ok('start_session', { path: MAIN, argv: ['bad_code.json'], exceptions: 'raised' });
+    const session = started.session as string;
+    const stop = await mcp.ok('step', { session, action: 'continue' });
+    expect(stop).toMatchObject({ reason: 'exception', state: { event: 'exception', file: 'pricing.py', line: 12, value: "KeyError('NOPE')" } });
+    // it passes through main.py without another stop: the next is the end
+    expect((await mcp.ok('step', { session, action: 'continue' })).state).toMatchObject({ event: 'exit', status: 'exception' });
+    await mcp.ok('end_session', { session });
+    expect(await mcp.error('start_session', { path: MAIN, exceptions: 'all' })).toMatch(/exceptions/);
+  });
+
   it('reports a condition that raises on the stop and on the breakpoint', async () => {
     const started = await mcp.ok('start_session', { path: MAIN, argv: ['order.json'], breakpoints: [{ file: 'pricing.py', line: 7, condition: 'totl > 2' }] });
     expect(started.breakpoints).toEqual([{ file: 'pricing.py', line: 7, verified: true, condition_error: "NameError: name 'totl' is not defined" }]);

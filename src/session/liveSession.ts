@@ -19,6 +19,7 @@ import type { RecordOptions } from '../realEngine/recordOptions';
 import { checkGuesses, guessProblem, type Candidate, type GuessReport } from './guesses';
 import { cliState, NeuralFollower, type FollowedStep } from './neuralFollower';
 import type { ProgramFiles } from './breakpointSpecs';
+import { moveWithExceptions, type ExceptionMode } from './exceptionStops';
 import { ProgramError, reverseContinueTarget, startProblem } from './programSession';
 import { LIVE_LIMITS } from '../core/limits';
 
@@ -48,6 +49,8 @@ export interface LiveOptions {
   file?: string;
   /** The program's folder on the host (a breakpoint may name a file by its absolute path). */
   folder?: string;
+  /** Stops where exceptions are raised (session/exceptionStops.ts); default none. */
+  exceptions?: ExceptionMode;
   limits?: Partial<Pick<RecordOptions, RunLimit>>;
   /** Watch expressions every run evaluates at every event (the recording's `watch`). */
   watch?: readonly string[];
@@ -81,6 +84,9 @@ export class LiveSession {
   /** The watch expressions the recording was made with (event.watch follows their order). */
   private watchList: string[];
   private readonly folder: string | undefined;
+  private exceptionMode: ExceptionMode;
+  /** The last move stopped where an exception was raised (an exception stop, not the action's). */
+  private stoppedByException = false;
 
   private constructor(
     /** The engine as this session's owner sees it (one owner, one interpreter). */
@@ -96,6 +102,7 @@ export class LiveSession {
     this.conditions = new Map(options.conditions ?? []);
     this.watchList = [...(options.watch ?? [])];
     this.folder = options.folder;
+    this.exceptionMode = options.exceptions ?? 'none';
     this.real = new DebugSession(rec, this.breakLines, this.conditions);
   }
 
@@ -227,16 +234,35 @@ export class LiveSession {
     this.follower?.rerecorded(this.real);
   }
 
-  /** A debugger action; with the model on, it predicts the stop first. */
+  /** Where exceptions stop (none, raised, uncaught). */
+  get exceptions(): ExceptionMode {
+    return this.exceptionMode;
+  }
+
+  setExceptions(mode: ExceptionMode): void {
+    this.exceptionMode = mode;
+  }
+
+  /** Whether the last move stopped where an exception was raised, before its action's own stop. */
+  get atExceptionStop(): boolean {
+    return this.stoppedByException;
+  }
+
+  /** A debugger action; with the model on, it predicts the stop first. An exception stop that
+   * comes first is where it stops (no model action goes there: the model starts again from it). */
   async act(action: Action): Promise<void> {
-    this.real.apply(action);
-    this.lastStep = this.follower ? ((await this.follower.follow(action, this.real)) ?? undefined) : undefined;
+    this.stoppedByException = moveWithExceptions(this.real, action, this.exceptionMode);
+    if (this.stoppedByException) {
+      await this.follower?.restart(this.real);
+      this.lastStep = undefined;
+    } else this.lastStep = this.follower ? ((await this.follower.follow(action, this.real)) ?? undefined) : undefined;
     this.lastWasEdit = false;
   }
 
   /** What-if: `name = expr` at the current stop (throws EditError, the session unchanged). */
   async edit(name: string, expr: string): Promise<void> {
     await this.real.edit(name, expr, this.rerun);
+    this.stoppedByException = false;
     await this.follower?.edited(this.real);
     this.lastStep = undefined;
     this.lastWasEdit = true;
@@ -249,6 +275,7 @@ export class LiveSession {
 
   /** A move that is no single model action (reverse continue, back to an outer frame's call). */
   async jump(pos: Position): Promise<void> {
+    this.stoppedByException = false;
     this.real.jump(pos);
     await this.follower?.restart(this.real);
     this.lastStep = undefined;

@@ -22,6 +22,7 @@ import { sureness } from '../core/confidence';
 import { errorLine, line, listLines, locationLines, modelLine, predictedText, tracebackLines, type FrameText, type OutLine } from './pdbOutput';
 import { prettyRepr } from './prettyRepr';
 import { ProgramError } from './programSession';
+import type { ExceptionMode } from './exceptionStops';
 import { sourceOfFile } from '../core/location';
 
 export type { OutLine };
@@ -37,6 +38,8 @@ export interface PdbOptions {
   /** `predict` with the model off: loads it when first asked. */
   loadModel?: () => Promise<LiveModel>;
   limits?: LiveOptions['limits'];
+  /** Stops where exceptions are raised (`--exceptions`). */
+  exceptions?: ExceptionMode;
 }
 
 export interface PdbReply {
@@ -98,6 +101,7 @@ export class PdbSession {
       engine: options.engine,
       breakpoints: options.breakpoints ?? [],
       file: options.file,
+      ...(options.exceptions ? { exceptions: options.exceptions } : {}),
       ...(options.model ? { model: options.model } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
     });

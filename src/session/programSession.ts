@@ -7,6 +7,7 @@ import type { Recording } from '../core/trace';
 import { EditError, type Edit } from '../core/whatIf';
 import type { PythonHost } from '../realEngine/pythonHost';
 import type { RecordOptions } from '../realEngine/recordOptions';
+import { moveWithExceptions, type ExceptionMode } from './exceptionStops';
 
 /** What every run of a program is given besides its limits: its other files, its arguments. */
 export type ProgramRun = Pick<RecordOptions, 'files' | 'blobs' | 'mainFile' | 'argv'>;
@@ -76,13 +77,14 @@ export async function debugStates(
   steps: readonly RunStep[],
   breakpoints: readonly number[],
   rerun: Rerun,
+  exceptions: ExceptionMode = 'none',
 ): Promise<DebugState[]> {
   const session = new DebugSession(rec, breakpoints);
   const states: DebugState[] = [session.state];
   for (const [i, step] of steps.entries()) {
     if (step.kind === 'set') await applyEdit(session, step, i, rerun);
     else if (step.kind === 'inv_continue') session.jump(reverseContinueTarget(session).pos);
-    else session.apply(step);
+    else moveWithExceptions(session, step, exceptions);
     states.push(session.state);
   }
   return states;

@@ -32,12 +32,12 @@ describe('a project of several files', () => {
     const project = readProject(SHOP);
     const rec = await host.record(project.source, '', { ...projectOptions(project), argv: ['order.json'] });
     expect(rec.exit).toEqual({ status: 'normal' });
-    expect(rec.stdout).toBe('total 11\ncode 10\n');
+    expect(rec.stdout).toBe('total 11\ncode 10\nqty 0\n');
     expect(rec.files).toEqual(['main.py', 'pricing.py']);
     const inPricing = rec.events.filter((e) => eventFile(rec, e) === 'pricing.py');
     expect(inPricing.map((e) => e.function)).toContain('line_total');
-    // pricing's module body, then two calls of line_total and one of discount_percent
-    expect(inPricing.filter((e) => e.event === 'call').map((e) => e.function)).toEqual(['<module>', 'line_total', 'line_total', 'discount_percent']);
+    // pricing's module body, then two calls of line_total and one each of discount_percent and parse_qty
+    expect(inPricing.filter((e) => e.event === 'call').map((e) => e.function)).toEqual(['<module>', 'line_total', 'line_total', 'discount_percent', 'parse_qty']);
     // json's and the import system's frames are not the program's
     expect(new Set(rec.events.map((e) => eventFile(rec, e)))).toEqual(new Set(['main.py', 'pricing.py']));
     const at = rec.events.findIndex((e) => e.function === 'line_total' && e.event === 'line');

@@ -60,7 +60,9 @@ class _Project(bdb.Bdb):
         # bdb reports exception events only where it would stop (a step, or the frame traced); a
         # debugger that stops on raised exceptions stops at each in the project's frames.
         where = dict(self._where(frame, "exception"), exc_type=exc_info[0].__name__)
-        if self.exceptions == "raised":
+        # Raised here, not passing through from a frame it called: its traceback starts here.
+        tb = exc_info[2]
+        if self.exceptions == "raised" and tb is not None and tb.tb_next is None:
             self.stops.append(where)
         self.set_continue()
 

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { SERVER_LIMIT_CEILING } from '../../core/limits';
 import { ENGINES, LIVE_LIMITS, LiveSession } from '../../session/liveSession';
 import { withConditionErrors } from '../../session/breakpointSpecs';
+import { EXCEPTION_MODES, type ExceptionMode } from '../../session/exceptionStops';
 import { projectOptions, projectSummary, type Project } from '../../session/projectFiles';
 import { presentState, sessionArg, tool, ToolError, type ToolDeps } from '../toolKit';
 import { breakpointAnswer, breakpointArg, verifyBreakpoints, type BreakpointArg, type Verified } from './breakpointCheck';
@@ -31,6 +32,8 @@ export function registerStartSession(server: McpServer, deps: ToolDeps): void {
         "file under the server's roots: its folder is the program's project (every .py file below it is recorded too, so stepping " +
         'enters imported modules and every state names its `file`; its other files are read-only copies the program can open, up to a ' +
         'size cap: `project` says what was handed in and what was left out). `argv`: the program\'s arguments (sys.argv[1:]). ' +
+        '`exceptions`: "raised" stops continue (and step_over, step_return) where any exception is raised, "uncaught" where the ' +
+        'one that ends the program is raised (the stop is its exception event, at the line that raised it). ' +
         '`call` is the entry call, e.g. "f([3, 1, 2])" ' +
         '(absent: the module runs top to bottom). `breakpoints`: lines of the main file, or {file?, line, condition?, hit_count?}; each is checked and reported ' +
         '(verified, or why not). `engine`: "real" (default; every stop is where pdb stops), "neural" (the model predicts each stop from ' +
@@ -42,6 +45,10 @@ export function registerStartSession(server: McpServer, deps: ToolDeps): void {
         code: z.string().max(MAX_CODE_CHARS).optional().describe('The Python source (or give path)'),
         path: z.string().max(4_096).optional().describe("A .py file under the server's roots (ndb mcp --root DIR; default its working directory)"),
         argv: z.array(z.string().max(10_000)).max(100).optional().describe("The program's arguments: sys.argv[1:]"),
+        exceptions: z
+          .enum(EXCEPTION_MODES as [ExceptionMode, ...ExceptionMode[]])
+          .optional()
+          .describe('Stop where exceptions are raised: "raised" (every one, where it is raised), "uncaught" (the one that ends the program), "none" (default)'),
         call: z.string().max(10_000).optional().describe('The entry call, e.g. "f([3, 1, 2])"; absent: run the module'),
         breakpoints: z.array(breakpointArg).max(100).optional().describe('Breakpoint lines of the main file, or {file?, line, condition?, hit_count?}'),
         engine: z.enum(ENGINES as [string, ...string[]]).optional().describe('real (default), neural or both'),
@@ -61,6 +68,7 @@ export function registerStartSession(server: McpServer, deps: ToolDeps): void {
       code?: string;
       path?: string;
       argv?: string[];
+      exceptions?: ExceptionMode;
       call?: string;
       breakpoints?: BreakpointArg[];
       engine?: string;
@@ -85,6 +93,7 @@ export function registerStartSession(server: McpServer, deps: ToolDeps): void {
           breakpoints: verified.keys,
           conditions: verified.conditions,
           file: run.mainFile ?? 'main.py',
+          exceptions: args.exceptions ?? 'none',
           ...(project ? { folder: project.folder } : {}),
           limits: {
             ...run,

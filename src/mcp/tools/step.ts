@@ -17,9 +17,10 @@ export function registerStep(server: McpServer, deps: ToolDeps): void {
         'stdout_length: all of it). At the end the state is {"event": "exit", "status": …} (an uncaught exception adds traceback, ' +
         'outermost frame first; status budget or timeout for a run cut off: raise max_events or timeout_s in start_session); ' +
         'stepping back from there works. inv_continue goes back to the previous stop on a breakpoint (else the first event; ' +
-        'reason says which). A breakpoint:LINE on a line without code is refused.',
+        'reason says which). With exception stops on (start_session\'s exceptions), a move that stops where an exception is ' +
+        'raised says reason "exception". A breakpoint:LINE on a line without code is refused.',
       inputSchema: { session: sessionArg, action: stepArg },
-      outputSchema: { state: z.record(z.string(), z.unknown()), reason: z.enum(['breakpoint', 'entry']).optional() },
+      outputSchema: { state: z.record(z.string(), z.unknown()), reason: z.enum(['breakpoint', 'entry', 'exception']).optional() },
       annotations: { title: 'Step the debugger', readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
     async (args: { session: string; action: string }) => {
@@ -32,7 +33,7 @@ export function registerStep(server: McpServer, deps: ToolDeps): void {
       const step = toStep(args.action);
       await checkTarget(live.host, live, step);
       await live.step(step);
-      return { state: presentState(deps, args.session, live) };
+      return { state: presentState(deps, args.session, live), ...(live.atExceptionStop ? { reason: 'exception' } : {}) };
     },
   );
 }
