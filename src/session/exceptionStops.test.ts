@@ -23,7 +23,7 @@ async function continueStops(argv: string[], mode: ExceptionMode): Promise<Array
   const run = { ...projectOptions(project), argv };
   const rec = await recordOrThrow(host, project.source, '', undefined, undefined, run);
   const states = await debugStates(rec, Array(8).fill({ kind: 'continue' }), [], rerunWith(host, rec, undefined, run), mode);
-  return states.slice(1).filter((s) => s.event !== 'exit') as Array<Record<string, unknown>>;
+  return states.slice(1).filter((s) => s.event !== 'exit') as unknown as Array<Record<string, unknown>>;
 }
 
 describe('exception stops', () => {
