@@ -56,7 +56,8 @@ class InputNotAvailable(RuntimeError):
 
 def _no_input(prompt: object = "") -> str:
     raise InputNotAvailable(
-        "input() is not available in ndb: pass values as arguments through the Call field"
+        "input() is not available in ndb without input: give the program its input "
+        "(MCP start_session's `stdin`, the app's Input field), or pass values as arguments of the call"
     )
 
 
@@ -694,10 +695,8 @@ def record(
                 if line is not None:
                     result["exit"]["line"] = line  # e.g. a failed import: the editor marks it
                 return result
-            recorder.stdout = _Capture()
-            sys.stdout = recorder.stdout
-            recorder.stderr = _Capture()
-            sys.stderr = recorder.stderr
+            # What the module printed while it ran stays in the output: the call's events count
+            # from there (`out`), as a terminal would show it.
         value: Any = None
         ndb_sandbox.set_tracer(recorder.trace)
         try:

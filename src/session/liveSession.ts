@@ -350,6 +350,12 @@ export class LiveSession {
     }
     if (run.exit.status === 'edit_error') return { error: run.exit.message ?? 'it could not be evaluated' };
     const w = run.events[at];
+    if (!w && (run.exit.status === 'budget' || run.exit.status === 'timeout')) {
+      // Evaluating runs the program again with the expression at every event: it can cost the
+      // budget this stop needs; the limit is named, not taken for another run of the program.
+      const limit = run.exit.status === 'budget' ? `its event budget (${this.limits.maxEvents ?? LIVE_LIMITS.maxEvents} events)` : `its time limit (${this.limits.timeLimit ?? LIVE_LIMITS.timeLimit} s)`;
+      return { error: `evaluating it runs the program again, and that run hit ${limit} before this stop: ${run.exit.message ?? ''} (raise max_events or timeout_s)` };
+    }
     if (!w || w.frame !== e.frame || w.line !== e.line || w.event !== e.event) {
       return { error: 'the program ran differently when it was run again to evaluate this (it is not deterministic)' };
     }
