@@ -465,7 +465,12 @@ class Recorder:
             record["value"] = self.repr(exc)
             record["exc_type"] = getattr(exc_type, "__name__", str(exc_type))
             record["exc_tb_none"] = tb is None
-            self.unwinding.add(fid)
+            # The StopIteration that ends a `yield from` (an `await`) is raised in the outer frame
+            # without a traceback and caught by the `yield from` itself: the frame's next return
+            # is an ordinary one, as bdb reports it (yieldFrom.test.ts), not an exception leaving.
+            internal = exc_type is StopIteration and tb is None and frame.f_code.co_flags & GENERATOR_FLAGS
+            if not internal:
+                self.unwinding.add(fid)
         elif event == "return":
             if fid in self.unwinding:
                 # settrace reports an exception leaving a frame as a return of None.
