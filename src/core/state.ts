@@ -46,6 +46,10 @@ export interface ExitState {
   /** An uncaught exception: the frames it passed through, outermost first, each at the line it
    * left from (the last is where it was raised). */
   traceback?: TracebackFrame[];
+  /** A traceback longer than TRACEBACK_LONG (a runaway recursion) keeps its first and last
+   * TRACEBACK_ENDS frames: how many frames it had in all, and how many are left out between. */
+  traceback_total?: number;
+  traceback_omitted?: number;
   /** The output was cut at its cap: `stdout` holds the first part of `stdout_total` characters. */
   stdout_truncated?: true;
   stdout_total?: number;
@@ -65,11 +69,24 @@ export interface TracebackFrame {
 export function tracebackOf(rec: Recording): TracebackFrame[] {
   const files = filesOf(rec);
   const lines = new Map<number, string[]>();
-  return tracebackEntries(rec).map(({ function: fn, line, file }) => {
+  return tracebackEntriesOf(rec).map(({ function: fn, line, file }) => {
     if (!lines.has(file)) lines.set(file, sourceLines(sourceOfFile(rec, file) ?? ''));
     const source = lines.get(file)![line - 1]?.trim();
     return { function: fn, file: files[file] ?? files[0]!, line, ...(source ? { source } : {}) };
   });
+}
+
+/** The traceback's entries; for a RecursionError whose unwinding went unrecorded (the tracer
+ * itself ran out of stack, and CPython drops a tracer that raises), the stack at the last event. */
+function tracebackEntriesOf(rec: Recording): Array<{ function: string; line: number; file: number }> {
+  const entries = tracebackEntries(rec);
+  if (entries.length > 0 || rec.exit.status !== 'exception' || rec.exit.exc_type !== 'RecursionError' || rec.events.length === 0) return entries;
+  return frameEvents(rec, rec.events.length - 1)
+    .reverse()
+    .map((f) => {
+      const e = rec.events[f.event]!;
+      return { function: f.function, line: f.line, file: rec.codes[e.code]?.file ?? 0 };
+    });
 }
 
 /** One frame of the call stack at a stop, innermost first (frameEvents). */
@@ -96,6 +113,10 @@ export function frameEvents(rec: Recording, pos: Position): FrameAt[] {
 
 export type DebugState = EntryState | EventState | ExitState;
 
+/** Past this many frames a traceback is cut to its ends (a RecursionError's is ~1,000 deep). */
+export const TRACEBACK_LONG = 20;
+export const TRACEBACK_ENDS = 5;
+
 export function stateAt(rec: Recording, pos: Position): DebugState {
   if (pos < 0) return { event: 'entry' };
   if (pos >= rec.events.length) {
@@ -103,7 +124,11 @@ export function stateAt(rec: Recording, pos: Position): DebugState {
     if (rec.exit.message !== undefined) exit.message = rec.exit.message;
     if (rec.exit.value !== undefined) exit.value = rec.exit.value;
     const traceback = tracebackOf(rec);
-    if (traceback.length > 0) exit.traceback = traceback;
+    if (traceback.length > TRACEBACK_LONG) {
+      exit.traceback = [...traceback.slice(0, TRACEBACK_ENDS), ...traceback.slice(-TRACEBACK_ENDS)];
+      exit.traceback_total = traceback.length;
+      exit.traceback_omitted = traceback.length - 2 * TRACEBACK_ENDS;
+    } else if (traceback.length > 0) exit.traceback = traceback;
     if (rec.stdout_truncated) {
       exit.stdout_truncated = true;
       if (rec.stdout_total !== undefined) exit.stdout_total = rec.stdout_total;
