@@ -99,6 +99,15 @@ describe('ndb dap on a project', () => {
     const scopes = (await client.scopesRequest({ frameId: stop.frames[0]!.id })).body.scopes;
     const locals = (await client.variablesRequest({ variablesReference: scopes[0]!.variablesReference })).body.variables;
     expect(Object.fromEntries(locals.map((v) => [v.name, v.value]))).toMatchObject({ price: '5', item: "{'price': 5, 'qty': 1}" });
+
+    // a condition that raises: its breakpoint says so, and so does the stop (in the Debug Console)
+    const output: string[] = [];
+    client.on('output', (e: DebugProtocol.OutputEvent) => output.push(e.body.output));
+    const raising = await client.setBreakpointsRequest({ source: { path: PRICING }, breakpoints: [{ line: 6, condition: 'totl > 2' }] });
+    expect(raising.body.breakpoints[0]).toMatchObject({ verified: true, message: expect.stringMatching(/its condition raised NameError: name 'totl' is not defined/) });
+    await act(client, () => client.reverseContinueRequest({ threadId: 1 }));
+    expect(await top(client)).toMatchObject({ path: PRICING, line: 6 });
+    expect(output.join('')).toMatch(/the breakpoint's condition raised NameError/);
   });
 
   it('stops where the uncaught exception was raised with the uncaught exception filter', async () => {
