@@ -4,16 +4,20 @@ export class UsageError extends Error {}
 
 export interface ParsedArgs {
   positionals: string[];
+  /** What came after `--` (also in `positionals`): the program's own arguments. */
+  rest: string[];
   options: Map<string, string | true>;
 }
 
 export function parseArgs(argv: readonly string[], booleanFlags: readonly string[]): ParsedArgs {
   const positionals: string[] = [];
+  const rest: string[] = [];
   const options = new Map<string, string | true>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') {
       positionals.push(...argv.slice(i + 1));
+      rest.push(...argv.slice(i + 1));
       break;
     }
     if (!arg.startsWith('--')) {
@@ -31,7 +35,7 @@ export function parseArgs(argv: readonly string[], booleanFlags: readonly string
       i++;
     }
   }
-  return { positionals, options };
+  return { positionals, rest, options };
 }
 
 export function stringOption(args: ParsedArgs, name: string): string | undefined {
@@ -52,5 +56,18 @@ export function parseLineList(text: string | undefined, what: string): number[] 
     const n = Number(s.trim());
     if (!Number.isInteger(n) || n < 1) throw new UsageError(`${what}: '${s}' is not a line number`);
     return n;
+  });
+}
+
+/** `--breakpoints 12,pricing.py:6`: lines of the main file, or FILE:LINE for another file. */
+export function parseBreakpointList(text: string | undefined): Array<{ file?: string; line: number }> {
+  if (text === undefined || text.trim() === '') return [];
+  return text.split(',').map((s) => {
+    const item = s.trim();
+    const colon = item.lastIndexOf(':');
+    const file = colon > 0 ? item.slice(0, colon) : undefined;
+    const n = Number(colon > 0 ? item.slice(colon + 1) : item);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`--breakpoints: '${item}' is not LINE or FILE:LINE`);
+    return file === undefined ? { line: n } : { file, line: n };
   });
 }

@@ -7,11 +7,25 @@ import { oneLine } from '../core/terminalText';
 import { loadPythonHost } from '../realEngine/pythonHost';
 import { PdbSession, type OutLine } from '../session/pdbSession';
 import type { Style } from '../session/pdbOutput';
-import { parseLineList, stringOption, type ParsedArgs } from './args';
+import type { ExceptionMode } from '../session/exceptionStops';
+import type { ProgramRun } from '../session/programSession';
+import type { Project } from '../session/projectFiles';
+import { parseBreakpointList, stringOption, UsageError, type ParsedArgs } from './args';
+
+/** The prompt's breakpoint table holds lines of the main file (`break` at the prompt too). */
+function mainFileLines(specs: ReadonlyArray<{ file?: string; line: number }>, main: string): number[] {
+  return specs.map(({ file, line }) => {
+    if (file !== undefined && basename(file) !== main) {
+      throw new UsageError(`--breakpoints ${file}:${line}: the interactive debugger sets breakpoints in ${main} only (use --actions … --json for other files)`);
+    }
+    return line;
+  });
+}
 
 const SGR: Partial<Record<Style, string>> = { location: '1', source: '36', error: '31', note: '2', good: '32', bad: '31' };
 
-export async function debugRepl(args: ParsedArgs, file: string, source: string): Promise<number> {
+export async function debugRepl(args: ParsedArgs, file: string, project: Project, run: ProgramRun, exceptions: ExceptionMode): Promise<number> {
+  const source = project.source;
   const engine = (stringOption(args, 'engine') ?? 'real') as 'real' | 'neural' | 'both';
   const loadModel = async () => {
     const { modelFromArgs } = await import('./model');
@@ -22,10 +36,11 @@ export async function debugRepl(args: ParsedArgs, file: string, source: string):
   const { session, lines } = await PdbSession.open(host, source, {
     engine,
     file: basename(file),
+    exceptions,
     call: stringOption(args, 'call') ?? '',
-    breakpoints: parseLineList(stringOption(args, 'breakpoints'), '--breakpoints'),
+    breakpoints: mainFileLines(parseBreakpointList(stringOption(args, 'breakpoints')), project.main),
     ...(engine === 'real' ? { loadModel } : { model: await loadModel() }),
-    ...(Number.isInteger(maxEvents) ? { limits: { maxEvents } } : {}),
+    limits: { ...run, ...(Number.isInteger(maxEvents) ? { maxEvents } : {}) },
   });
   const out = process.stdout;
   // NO_COLOR (no-color.org): present and not empty turns colour off

@@ -1,22 +1,26 @@
 // The `ndb` command line: the same core as the app, the real engine on Pyodide under Node.
 
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { ActionSyntaxError, formatStep, parseStepList } from '../core/actions';
+import { ActionSyntaxError, formatStep } from '../core/actions';
 import { jsonLine, oneLine } from '../core/terminalText';
 import { toTraceLines } from '../core/traceJsonl';
 import { SetFileError } from '../eval/setFiles';
 import { loadPythonHost } from '../realEngine/pythonHost';
-import { checkKnown, parseArgs, parseLineList, stringOption, UsageError, type ParsedArgs } from './args';
+import { checkKnown, parseArgs, parseBreakpointList, stringOption, UsageError, type ParsedArgs } from './args';
 import { answerBatch, type BatchRun } from '../session/batch';
-import { debugStates, ProgramError, recordOrThrow, rerunWith } from '../session/programSession';
+import { breakpointKeys } from '../session/breakpointSpecs';
+import { EXCEPTION_MODES, type ExceptionMode } from '../session/exceptionStops';
+import { debugStates, parseRunSteps, ProgramError, recordOrThrow, rerunWith, type RunStep } from '../session/programSession';
+import { projectOptions, readProject, type Project } from '../session/projectFiles';
 import { eventText, stateText } from '../session/stateText';
 
 const USAGE = `ndb — a neural debugger for Python
 
 Usage:
   ndb trace FILE [--call EXPR] [--max-events N] [--json]
-  ndb debug FILE [--call EXPR] --actions a1,a2,… [--breakpoints L1,L2] [--engine real] [--json]
-  ndb debug FILE [--call EXPR] [--breakpoints L1,L2] [--engine real|neural|both]
+  ndb debug FILE [--call EXPR] --actions a1,a2,… [--breakpoints L1,FILE:L2] [--exceptions raised|uncaught]
+                 [--engine real] [--json] [-- ARGS]
+  ndb debug FILE [--call EXPR] [--breakpoints L1,L2] [--engine real|neural|both] [-- ARGS]
                    (no --actions: an interactive prompt like pdb's, with reverse moves; h lists its commands)
   ndb debug --batch REQUESTS.jsonl [--engine real] --json
   ndb debug FILE [--call EXPR] --actions … --engine neural|both [--model DIR] [--dtype D] --json
@@ -36,11 +40,16 @@ Usage:
                    default the working directory)
   ndb bench [--model DIR] [--dtype D] [--programs N] [--max-new-tokens N] [--runs N] [--json]
 
+A program is its file's folder: every .py file below it is recorded too (stepping enters imported
+modules, each stop names its file), its other files are read-only copies the program can open
+(up to a size cap; what is left out is said on stderr), and ARGS after -- are its sys.argv[1:].
+
 Engines: real (Pyodide), neural (the model goes on from its own predictions),
          both (one-step predictions beside the real state: {real, neural, match}).
 
 Actions: step_into, step_over, step_return, continue, breakpoint:LINE,
-         inv_step_into, inv_step_over, inv_step_call,
+         inv_step_into, inv_step_over, inv_step_call, inv_continue (back to the previous
+         breakpoint stop, else the first event),
          set:NAME=EXPR (what-if: assign a local at the current stop; the program is run
          again with the assignment made in the live frame, and goes on from there)
 `;
@@ -112,7 +121,7 @@ export function readProgram(file: string): string {
 }
 
 function fileArgument(args: ParsedArgs): string {
-  if (args.positionals.length !== 1) throw new UsageError('expected exactly one FILE');
+  if (args.positionals.length - args.rest.length !== 1) throw new UsageError('expected exactly one FILE (the program\'s own arguments go after --)');
   return args.positionals[0]!;
 }
 
@@ -153,7 +162,7 @@ function engineOption(args: ParsedArgs): EngineName {
 }
 
 async function debugCommand(args: ParsedArgs, out: Out): Promise<number> {
-  checkKnown(args, ['call', 'json', 'actions', 'breakpoints', 'engine', 'batch', 'max-events', 'model', 'dtype']);
+  checkKnown(args, ['call', 'json', 'actions', 'breakpoints', 'engine', 'batch', 'max-events', 'model', 'dtype', 'exceptions']);
   const engineName = engineOption(args);
   const batch = stringOption(args, 'batch');
   const maxEvents = maxEventsOption(args);
@@ -161,25 +170,58 @@ async function debugCommand(args: ParsedArgs, out: Out): Promise<number> {
     if (args.positionals.length > 0) throw new UsageError('--batch takes no FILE');
     return batchCommand(batch, maxEvents, engineName, args, out);
   }
-  const source = readProgram(fileArgument(args));
-  if (!args.options.has('actions') && !args.options.has('json')) return (await import('./debugRepl')).debugRepl(args, fileArgument(args), source);
-  const actions = parseStepList(stringOption(args, 'actions') ?? '');
-  const breakpoints = parseLineList(stringOption(args, 'breakpoints'), '--breakpoints');
+  const file = fileArgument(args);
+  readProgram(file); // a missing file is said as such before its folder is read
+  const project = readProject(file);
+  const run = { ...projectOptions(project), ...(args.rest.length ? { argv: args.rest } : {}) };
+  noteLeftOut(project);
+  if (!args.options.has('actions') && !args.options.has('json')) return (await import('./debugRepl')).debugRepl(args, file, project, run, exceptionsOption(args));
+  const actions = parseRunSteps(stringOption(args, 'actions') ?? '');
+  const breakpoints = cliBreakpoints(args, project);
   const engine = await loadPythonHost();
-  const rec = await recordOrThrow(engine, source, stringOption(args, 'call') ?? '', maxEvents);
-  const rerun = rerunWith(engine, rec, maxEvents);
+  const rec = await recordOrThrow(engine, project.source, stringOption(args, 'call') ?? '', maxEvents, undefined, run);
+  const rerun = rerunWith(engine, rec, maxEvents, run);
   if (engineName !== 'real') {
     const { neuralDebugStates } = await import('../session/neuralStates');
     const { modelFromArgs } = await import('./model');
-    const states = await neuralDebugStates(await modelFromArgs(args), rec, actions, breakpoints, engineName, rerun);
+    const steps = actions.map((a) => {
+      if (a.kind === 'inv_continue') throw new UsageError('inv_continue moves over the recording: use --engine real');
+      return a;
+    });
+    const states = await neuralDebugStates(await modelFromArgs(args), rec, steps, breakpoints, engineName, rerun);
     out(args.options.has('json') ? jsonLine({ states }) : states.map((s) => jsonLine(s)).join('\n'));
     return 0;
   }
-  const states = await debugStates(rec, actions, breakpoints, rerun);
+  const states = await debugStates(rec, actions, breakpoints, rerun, exceptionsOption(args));
   if (args.options.has('json')) out(jsonLine({ states }));
-  else states.forEach((s, i) => out(oneLine(`${i === 0 ? 'start' : formatStep(actions[i - 1]!)}: ${stateText(s)}`)));
+  else states.forEach((s, i) => out(oneLine(`${i === 0 ? 'start' : stepName(actions[i - 1]!)}: ${stateText(s)}`)));
   warnIfCut(rec.exit.status, rec.exit.message);
   return 0;
+}
+
+function exceptionsOption(args: ParsedArgs): ExceptionMode {
+  const mode = stringOption(args, 'exceptions') ?? 'none';
+  if ((EXCEPTION_MODES as readonly string[]).includes(mode)) return mode as ExceptionMode;
+  throw new UsageError(`--exceptions must be raised, uncaught or none, not '${mode}'`);
+}
+
+function stepName(step: RunStep): string {
+  return step.kind === 'inv_continue' ? 'inv_continue' : formatStep(step);
+}
+
+/** `--breakpoints` as the session's keys: LINE of the main file, or FILE:LINE. */
+function cliBreakpoints(args: ParsedArgs, project: Project): number[] {
+  try {
+    return breakpointKeys({ main: project.main, source: project.source, files: project.files, folder: project.folder }, parseBreakpointList(stringOption(args, 'breakpoints')));
+  } catch (err) {
+    if (err instanceof RangeError) throw new UsageError(`--breakpoints: ${err.message}`);
+    throw err;
+  }
+}
+
+/** Files of the project that were not handed to the program are said, never dropped silently. */
+function noteLeftOut(project: Project): void {
+  for (const { file, reason } of project.leftOut) process.stderr.write(`ndb: ${oneLine(file)} is not readable by the program: ${reason}\n`);
 }
 
 async function batchCommand(path: string, maxEvents: number | undefined, engineName: EngineName, args: ParsedArgs, out: Out): Promise<number> {

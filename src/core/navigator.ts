@@ -6,6 +6,7 @@
 // recording changes no stop. Inverse actions walk the recording backwards.
 
 import type { Action } from './actions';
+import { eventKey, keyFileIndex, keyLine } from './location';
 import { stackAt } from './state';
 import { ENTRY, type Position, type Recording, type TraceEvent } from './trace';
 
@@ -36,7 +37,8 @@ const STEP_ANYWHERE: StopInfo = { stopframe: NONE, returnframe: NONE, stoplineno
 
 export class Navigator {
   readonly recording: Recording;
-  /** Lines with a user breakpoint (the gutter). */
+  /** Lines with a user breakpoint (the gutter), as keys (core/location.ts: in the main file, the
+   * line number). */
   breakpoints: Set<number>;
   /** Conditions and hit counts of some of those breakpoints. */
   private readonly conditions = new Map<number, BreakCondition>();
@@ -111,7 +113,7 @@ export class Navigator {
    * count included): what tells a breakpoint stop from a step that happens to end on its line. */
   breaksAt(pos: Position): boolean {
     const e = this.recording.events[pos];
-    return !!e && e.event === 'line' && this.breakpoints.has(e.line) && this.effective(e, pos);
+    return !!e && e.event === 'line' && this.breakpoints.has(eventKey(this.recording, e)) && this.effective(e, pos);
   }
 
   /** Sets a persistent breakpoint while stopped, as pdb's `break` does. */
@@ -138,14 +140,15 @@ export class Navigator {
 
   /** bdb's `effective`: does the breakpoint at this line event stop? */
   private effective(e: TraceEvent, j: number): boolean {
-    const spec = this.conditions.get(e.line);
+    const key = eventKey(this.recording, e);
+    const spec = this.conditions.get(key);
     if (!spec) return true;
     if (spec.condition && e.hit !== true) return false;
     // As bdb: a condition that raises stops whatever the hit count says, and is no hit.
     if (spec.condition && e.hit_error !== undefined) return true;
     const need = spec.hitCount ?? 1;
     if (need <= 1) return true;
-    return countUpTo(this.hitsOf(e.line, spec), j) >= need;
+    return countUpTo(this.hitsOf(key, spec), j) >= need;
   }
 
   private hitsOf(line: number, spec: BreakCondition): number[] {
@@ -153,7 +156,7 @@ export class Navigator {
     if (!hits) {
       hits = [];
       this.recording.events.forEach((e, i) => {
-        if (e.event === 'line' && e.line === line && (!spec.condition || (e.hit === true && e.hit_error === undefined))) hits!.push(i);
+        if (e.event === 'line' && eventKey(this.recording, e) === line && (!spec.condition || (e.hit === true && e.hit_error === undefined))) hits!.push(i);
       });
       this.hitCache.set(line, hits);
     }
@@ -173,7 +176,11 @@ export class Navigator {
   private codeHasBreak(codeIndex: number, breaks: ReadonlySet<number>): boolean {
     const code = this.recording.codes[codeIndex];
     if (!code) return false;
-    for (const line of breaks) if (line >= code.firstline && code.lines.includes(line)) return true;
+    const file = code.file ?? 0;
+    for (const key of breaks) {
+      const line = keyLine(key);
+      if (keyFileIndex(key) === file && line >= code.firstline && code.lines.includes(line)) return true;
+    }
     return false;
   }
 
@@ -231,7 +238,10 @@ export class Navigator {
       if (e.frame === st.stopframe) return st.stoplineno === -1 ? false : e.line >= st.stoplineno;
       return st.stopframe === NONE;
     };
-    const breakHere = (e: TraceEvent, j: number): boolean => breaks.has(e.line) && (e.line === runTo || this.effective(e, j));
+    const breakHere = (e: TraceEvent, j: number): boolean => {
+      const key = eventKey(this.recording, e);
+      return breaks.has(key) && (key === runTo || this.effective(e, j));
+    };
     const breakAnywhere = (e: TraceEvent): boolean => this.codeHasBreak(e.code, breaks);
     for (let j = this.pos + 1; j < n; j++) {
       const e = events[j]!;

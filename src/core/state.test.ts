@@ -31,18 +31,18 @@ const rec = {
 describe('frames and tracebacks', () => {
   it('lists the frames at a stop innermost first, each at its latest event', () => {
     expect(frameEvents(rec, 5)).toEqual([
-      { function: 'c', line: 8, depth: 2, event: 5 },
-      { function: 'b', line: 5, depth: 1, event: 3 },
-      { function: 'a', line: 2, depth: 0, event: 1 },
+      { function: 'c', file: 'main.py', line: 8, depth: 2, event: 5 },
+      { function: 'b', file: 'main.py', line: 5, depth: 1, event: 3 },
+      { function: 'a', file: 'main.py', line: 2, depth: 0, event: 1 },
     ]);
     expect(frameEvents(rec, -1)).toEqual([]);
   });
 
   it('gives an uncaught exception its traceback, outermost first, at the exit', () => {
     const expected = [
-      { function: 'a', line: 2, source: 'return b(n) + 1' },
-      { function: 'b', line: 5, source: 'return c(n) * 2' },
-      { function: 'c', line: 8, source: 'raise ValueError(n)' },
+      { function: 'a', file: 'main.py', line: 2, source: 'return b(n) + 1' },
+      { function: 'b', file: 'main.py', line: 5, source: 'return c(n) * 2' },
+      { function: 'c', file: 'main.py', line: 8, source: 'raise ValueError(n)' },
     ];
     expect(tracebackOf(rec)).toEqual(expected);
     expect(stateAt(rec, rec.events.length)).toMatchObject({ event: 'exit', status: 'exception', traceback: expected });

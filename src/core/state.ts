@@ -1,11 +1,14 @@
 // The debugger state shown to users and printed by the CLI: one stop of the debugger.
 
+import { eventFile, filesOf, sourceOfFile } from './location';
 import { sourceLines } from './sourceLines';
 import { tracebackOf as tracebackEntries } from './traceback';
 import type { EditMark, ExitStatus, Position, Recording, TraceEvent } from './trace';
 
 export interface EventState {
   event: TraceEvent['event'];
+  /** The file the stop is in, relative to the program's folder (a program of several files). */
+  file?: string;
   line: number;
   function: string;
   depth: number;
@@ -24,6 +27,10 @@ export interface EventState {
   sizes?: Record<string, number>;
   /** len() of `value` when the tracer cut it. */
   valueSize?: number;
+  /** The output had reached its cap (trace.md) by this stop: `stdout` is cut. */
+  stdout_truncated?: true;
+  /** A breakpoint condition on this line raised (bdb stops there): its error. */
+  condition_error?: string;
 }
 
 export interface EntryState {
@@ -39,10 +46,19 @@ export interface ExitState {
   /** An uncaught exception: the frames it passed through, outermost first, each at the line it
    * left from (the last is where it was raised). */
   traceback?: TracebackFrame[];
+  /** A traceback longer than TRACEBACK_LONG (a runaway recursion) keeps its first and last
+   * TRACEBACK_ENDS frames: how many frames it had in all, and how many are left out between. */
+  traceback_total?: number;
+  traceback_omitted?: number;
+  /** The output was cut at its cap: `stdout` holds the first part of `stdout_total` characters. */
+  stdout_truncated?: true;
+  stdout_total?: number;
 }
 
 export interface TracebackFrame {
   function: string;
+  /** The frame's file, relative to the program's folder. */
+  file: string;
   line: number;
   /** The line's text, trimmed (absent where the line is not in the program's source). */
   source?: string;
@@ -51,16 +67,32 @@ export interface TracebackFrame {
 /** The frames an uncaught exception went through, outermost first, each with its source line
  * (none when the program did not end by one). */
 export function tracebackOf(rec: Recording): TracebackFrame[] {
-  const lines = sourceLines(rec.source);
-  return tracebackEntries(rec).map(({ function: fn, line }) => {
-    const source = lines[line - 1]?.trim();
-    return { function: fn, line, ...(source ? { source } : {}) };
+  const files = filesOf(rec);
+  const lines = new Map<number, string[]>();
+  return tracebackEntriesOf(rec).map(({ function: fn, line, file }) => {
+    if (!lines.has(file)) lines.set(file, sourceLines(sourceOfFile(rec, file) ?? ''));
+    const source = lines.get(file)![line - 1]?.trim();
+    return { function: fn, file: files[file] ?? files[0]!, line, ...(source ? { source } : {}) };
   });
+}
+
+/** The traceback's entries; for a RecursionError whose unwinding went unrecorded (the tracer
+ * itself ran out of stack, and CPython drops a tracer that raises), the stack at the last event. */
+function tracebackEntriesOf(rec: Recording): Array<{ function: string; line: number; file: number }> {
+  const entries = tracebackEntries(rec);
+  if (entries.length > 0 || rec.exit.status !== 'exception' || rec.exit.exc_type !== 'RecursionError' || rec.events.length === 0) return entries;
+  return frameEvents(rec, rec.events.length - 1)
+    .reverse()
+    .map((f) => {
+      const e = rec.events[f.event]!;
+      return { function: f.function, line: f.line, file: rec.codes[e.code]?.file ?? 0 };
+    });
 }
 
 /** One frame of the call stack at a stop, innermost first (frameEvents). */
 export interface FrameAt {
   function: string;
+  file: string;
   line: number;
   depth: number;
   /** The frame's latest event at or before the stop: where its line and locals are. */
@@ -74,12 +106,16 @@ export function frameEvents(rec: Recording, pos: Position): FrameAt[] {
     const e = rec.events[j]!;
     if (e.depth < 0) continue;
     stack.length = Math.min(stack.length, e.depth);
-    stack[e.depth] = { function: e.function, line: e.line, depth: e.depth, event: j };
+    stack[e.depth] = { function: e.function, file: eventFile(rec, e), line: e.line, depth: e.depth, event: j };
   }
   return stack.filter((f) => f !== undefined).reverse();
 }
 
 export type DebugState = EntryState | EventState | ExitState;
+
+/** Past this many frames a traceback is cut to its ends (a RecursionError's is ~1,000 deep). */
+export const TRACEBACK_LONG = 20;
+export const TRACEBACK_ENDS = 5;
 
 export function stateAt(rec: Recording, pos: Position): DebugState {
   if (pos < 0) return { event: 'entry' };
@@ -88,7 +124,15 @@ export function stateAt(rec: Recording, pos: Position): DebugState {
     if (rec.exit.message !== undefined) exit.message = rec.exit.message;
     if (rec.exit.value !== undefined) exit.value = rec.exit.value;
     const traceback = tracebackOf(rec);
-    if (traceback.length > 0) exit.traceback = traceback;
+    if (traceback.length > TRACEBACK_LONG) {
+      exit.traceback = [...traceback.slice(0, TRACEBACK_ENDS), ...traceback.slice(-TRACEBACK_ENDS)];
+      exit.traceback_total = traceback.length;
+      exit.traceback_omitted = traceback.length - 2 * TRACEBACK_ENDS;
+    } else if (traceback.length > 0) exit.traceback = traceback;
+    if (rec.stdout_truncated) {
+      exit.stdout_truncated = true;
+      if (rec.stdout_total !== undefined) exit.stdout_total = rec.stdout_total;
+    }
     return exit;
   }
   return eventState(rec, rec.events[pos]!);
@@ -103,6 +147,7 @@ export function eventState(rec: Recording, e: TraceEvent): EventState {
     locals: e.locals,
     stdout: rec.stdout.slice(0, e.out),
   };
+  if (rec.files) state.file = eventFile(rec, e);
   if (e.value !== undefined) state.value = e.value;
   if (e.raising) state.raising = true;
   if (e.yield) state.yielded = true;
@@ -110,11 +155,14 @@ export function eventState(rec: Recording, e: TraceEvent): EventState {
   if (e.edits?.length) state.edits = e.edits;
   if (e.sizes) state.sizes = e.sizes;
   if (e.value_size !== undefined) state.valueSize = e.value_size;
+  if (rec.stdout_truncated && e.out >= rec.stdout.length) state.stdout_truncated = true;
+  if (e.hit_error !== undefined) state.condition_error = e.hit_error;
   return state;
 }
 
 export interface StackFrame {
   function: string;
+  file: string;
   line: number;
   frame: number;
 }
@@ -123,7 +171,7 @@ export interface StackFrame {
 export function stackAt(rec: Recording, pos: Position): StackFrame[] {
   return frameEvents(rec, pos)
     .reverse()
-    .map((f) => ({ function: f.function, line: f.line, frame: rec.events[f.event]!.frame }));
+    .map((f) => ({ function: f.function, file: f.file, line: f.line, frame: rec.events[f.event]!.frame }));
 }
 
 /** Names whose value differs from the previous stop in the same frame (new names included). */

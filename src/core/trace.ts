@@ -81,6 +81,8 @@ export interface CodeInfo {
    * or read), and that function's name. */
   free?: string[];
   enclosing?: string;
+  /** Index into Recording.files of the file the code is in (absent: the main file, 0). */
+  file?: number;
 }
 
 export type ExitStatus =
@@ -113,9 +115,17 @@ export interface Recording {
   program?: ProgramShape;
   stdout: string;
   stdout_truncated?: boolean;
+  /** With `stdout_truncated`: how many characters the program really wrote. */
+  stdout_total?: number;
   /** What the program wrote to stderr (warnings, logging); absent when nothing. */
   stderr?: string;
   exit: ExitInfo;
+  /** A program of several files: the main file's name, then the other modules recorded, each
+   * relative to the project's folder (a code's `file` indexes it). Absent: one file, `main.py`. */
+  files?: string[];
+  /** The other files' sources by name, as they were handed in (added by the host that asked for
+   * the run, not written by the tracer). */
+  sources?: Record<string, string>;
   /** The first input() past the end of the run's input (runs given an input only): `at`, the
    * index of the next event (the exception in the frame that called input()), and its prompt. */
   input_wanted?: InputWanted;

@@ -23,8 +23,8 @@ describe('tracebackOf', () => {
       ev('return', 'outer', 2, 0, 0, -1, { raising: true }),
     ]);
     expect(tracebackOf(r)).toEqual([
-      { function: 'outer', line: 2, position: 6 },
-      { function: 'inner', line: 6, position: 4 },
+      { function: 'outer', line: 2, file: 0, position: 6 },
+      { function: 'inner', line: 6, file: 0, position: 4 },
     ]);
   });
 
@@ -39,7 +39,7 @@ describe('tracebackOf', () => {
       ev('exception', 'outer', 3, 0, 0, -1),
       ev('return', 'outer', 3, 0, 0, -1, { raising: true }),
     ]);
-    expect(tracebackOf(r)).toEqual([{ function: 'outer', line: 3, position: 6 }]);
+    expect(tracebackOf(r)).toEqual([{ function: 'outer', line: 3, file: 0, position: 6 }]);
   });
 
   it('is empty for a run that did not end with an exception', () => {

@@ -2,11 +2,14 @@
 // frames the exception left, outermost first, each at the line it was raised through (as Python's
 // "Traceback (most recent call last)" lists them).
 
+import { fileIndexOf } from './location';
 import type { Position, Recording } from './trace';
 
 export interface TracebackEntry {
   function: string;
   line: number;
+  /** Index into the recording's files (0: the main file). */
+  file: number;
   /** The exception event in that frame: where the debugger shows it. */
   position: Position;
 }
@@ -21,7 +24,7 @@ export function tracebackOf(rec: Recording): TracebackEntry[] {
   while (j >= 0 && !(events[j]!.event === 'exception' && events[j]!.depth === 0)) j--;
   while (j >= 0) {
     const e = events[j]!;
-    out.push({ function: e.function, line: e.line, position: j });
+    out.push({ function: e.function, line: e.line, file: fileIndexOf(rec, e), position: j });
     const prev = events[j - 1];
     if (!prev || prev.event !== 'return' || !prev.raising || prev.depth !== e.depth + 1) break;
     let k = j - 2;

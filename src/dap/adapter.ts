@@ -5,7 +5,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { DebugSession, ExitedEvent, InitializedEvent, InvalidatedEvent, OutputEvent, StoppedEvent, TerminatedEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Action } from '../core/actions';
@@ -15,6 +15,10 @@ import { EditError } from '../core/whatIf';
 import { loadLiveModel, ModelUnavailable } from '../session/liveModel';
 import { LiveSession, SessionError } from '../session/liveSession';
 import { ProgramError } from '../session/programSession';
+import { conditionErrors, fileIndex } from '../session/breakpointSpecs';
+import { projectOptions, readProject, type Project } from '../session/projectFiles';
+import type { ExceptionMode } from '../session/exceptionStops';
+import { eventKey, lineKey } from '../core/location';
 import { logLine } from '../util/stdio';
 import { engineSandboxNotice } from '../realEngine/engineChild';
 import { loadPythonHost, type PythonHost } from '../realEngine/pythonHost';
@@ -36,14 +40,22 @@ const EXPECTED_ERRORS = [RequestError, LaunchArgsError, ProgramError, SessionErr
 
 type Work = () => Promise<(() => void) | void>;
 
+/** A checked breakpoint and its key in the session (core/location.ts), when verified. */
+type KeyedBreakpoint = CheckedBreakpoint & { key?: number };
+
 export class NdbDebugAdapter extends DebugSession {
   private host: Promise<PythonHost> | null = null;
   private launch: NdbLaunchArgs | null = null;
   private program = '';
   private source = '';
   private live: LiveSession | null = null;
-  private codeLines: Set<number> | { error: string } = new Set();
-  private breakpoints: CheckedBreakpoint[] = [];
+  /** The program's project: its folder, its modules and data (session/projectFiles.ts). */
+  private project: Project | null = null;
+  /** Per file of the program (its index): the lines that hold code. */
+  private readonly codeLines = new Map<number, Set<number> | { error: string }>();
+  /** The breakpoints set, of every file of the program, by path; each with its key. */
+  private readonly setByPath = new Map<string, KeyedBreakpoint[]>();
+  private breakpoints: KeyedBreakpoint[] = [];
   private nextBreakpointId = 1;
   private configured = false;
   private started = false;
@@ -54,6 +66,7 @@ export class NdbDebugAdapter extends DebugSession {
   private readonly vars = new VariableStore();
   private readonly output = new ProgramOutput();
   private invalidatedEvents = false;
+  private exceptionMode: ExceptionMode = 'none';
 
   /** The engine as this debug session sees it: one owner, so that no program of another session
    * run by the same server shares its interpreter (processHost.ts). */
@@ -131,6 +144,10 @@ export class NdbDebugAdapter extends DebugSession {
       supportsSetVariable: true,
       supportsEvaluateForHovers: true,
       supportsRestartFrame: true,
+      exceptionBreakpointFilters: [
+        { filter: 'raised', label: 'Raised Exceptions', description: 'Stop wherever an exception is raised', default: false },
+        { filter: 'uncaught', label: 'Uncaught Exceptions', description: 'Stop where the exception that ends the program is raised', default: false },
+      ],
     };
     // Pyodide takes seconds to load: start now, while the client prepares the launch.
     this.host = this.engine();
@@ -144,22 +161,35 @@ export class NdbDebugAdapter extends DebugSession {
       if (this.live) throw new RequestError('a program is launched already: one launch per session');
       const args = parseLaunchArgs(raw);
       const program = resolve(args.program);
-      const source = readProgram(program);
+      readProgram(program); // a file that cannot be read is said as such
+      const project = readProject(program);
+      const source = project.source;
       const host = await this.engine();
       const notice = engineSandboxNotice();
       if (notice) this.sendEvent(new OutputEvent(`${notice}\n`, 'console'));
       const lines = await host.codeLines(source);
       if ('error' in lines) throw new ProgramError(`${program}:${lines.line}: ${lines.error}`);
       const model = args.engine === 'real' ? undefined : await loadLiveModel(args.model);
-      const live = await LiveSession.start(host, source, args.call, { engine: args.engine, ...(model ? { model } : {}), file: program });
+      for (const { file, reason } of project.leftOut) this.sendEvent(new OutputEvent(`ndb: ${file} is not readable by the program: ${reason}\n`, 'console'));
+      const limits = { ...projectOptions(project), ...(args.args.length ? { argv: args.args } : {}) };
+      const live = await LiveSession.start(host, source, args.call, {
+        engine: args.engine,
+        ...(model ? { model } : {}),
+        file: program,
+        folder: project.folder,
+        limits,
+        exceptions: this.exceptionMode,
+      });
       this.launch = args;
       this.program = program;
+      this.project = project;
       this.source = source;
-      this.codeLines = new Set(lines.lines);
+      this.codeLines.set(0, new Set(lines.lines));
       this.live = live;
-      // Breakpoints the client set before the launch.
-      const early = this.requested.get(program);
-      if (early) this.breakpoints = await this.applyBreakpoints(live, early.breakpoints, early.checked.map((b) => b.id));
+      // Breakpoints the client set before the launch, in any file of the program.
+      for (const [path, early] of this.requested) {
+        if (typeof fileIndex(live.program, path) === 'number') await this.applyBreakpoints(live, path, early.breakpoints, early.checked.map((b) => b.id));
+      }
       return () => {
         if (this.configured) this.begin();
       };
@@ -213,10 +243,9 @@ export class NdbDebugAdapter extends DebugSession {
       let checked: CheckedBreakpoint[];
       const refuse = (message: string) => requested.map((b) => ({ id: this.nextBreakpointId++, line: b.line, verified: false, message }));
       if (!path) checked = refuse('ndb debugs files: this source has no path');
-      else if (this.live && path === this.program) {
-        checked = await this.applyBreakpoints(this.live, requested);
-        this.breakpoints = checked;
-      } else if (this.live) checked = refuse(`ndb debugs only the launched program (${this.program})`);
+      else if (this.live && typeof fileIndex(this.live.program, path) === 'number') {
+        checked = await this.applyBreakpoints(this.live, path, requested);
+      } else if (this.live) checked = refuse(`not a Python file of the launched program (its folder: ${this.project?.folder ?? this.program})`);
       else {
         // Before the launch: checked against the file as it is now, set when it is launched.
         let source: string | null = null;
@@ -248,21 +277,49 @@ export class NdbDebugAdapter extends DebugSession {
 
   /** Checks breakpoints against the launched program and sets the verified ones; `ids`: the
    * ids the client already has for them. */
-  private async applyBreakpoints(live: LiveSession, requested: readonly RequestedBreakpoint[], ids: readonly number[] = []): Promise<CheckedBreakpoint[]> {
+  private async applyBreakpoints(live: LiveSession, path: string, requested: readonly RequestedBreakpoint[], ids: readonly number[] = []): Promise<CheckedBreakpoint[]> {
     const host = await this.host!;
+    const index = fileIndex(live.program, path) as number;
+    if (!this.codeLines.has(index)) {
+      const name = Object.keys(live.program.files ?? {}).filter((f) => f.endsWith('.py'))[index - 1] ?? '';
+      const lines = await host.codeLines(live.program.files?.[name] ?? '');
+      this.codeLines.set(index, 'error' in lines ? { error: lines.error } : new Set(lines.lines));
+    }
     let k = 0;
-    const checked = await checkBreakpoints(requested, {
-      codeLines: this.codeLines,
-      expressionError: (expr) => host.expressionError(expr),
-      nextId: () => ids[k++] ?? this.nextBreakpointId++,
-    });
+    const checked: KeyedBreakpoint[] = (
+      await checkBreakpoints(requested, {
+        codeLines: this.codeLines.get(index)!,
+        expressionError: (expr) => host.expressionError(expr),
+        nextId: () => ids[k++] ?? this.nextBreakpointId++,
+      })
+    ).map((b) => (b.verified ? { ...b, key: lineKey(index, b.line) } : b));
+    this.setByPath.set(path, checked);
+    this.breakpoints = [...this.setByPath.values()].flat();
     const conditions = new Map<number, BreakCondition>();
-    for (const b of checked) if (b.verified && b.spec) conditions.set(b.line, b.spec);
+    for (const b of this.breakpoints) if (b.key !== undefined && b.spec) conditions.set(b.key, b.spec);
     await live.setBreakpoints(
-      checked.filter((b) => b.verified).map((b) => b.line),
+      this.breakpoints.flatMap((b) => (b.key === undefined ? [] : [b.key])),
       conditions,
     );
-    return checked;
+    // A condition that raised in the run stops there (as pdb's does): its answer says so.
+    const errors = conditionErrors(live.recording);
+    return checked.map((b) => {
+      const error = b.key === undefined ? undefined : errors.get(b.key);
+      return error ? { ...b, message: `its condition raised ${error}: it stops there every time, as pdb does` } : b;
+    });
+  }
+
+  /** Exception stops: `raised` (every exception, where raised) wins over `uncaught`. Kept until the
+   * launch when sent before it. */
+  protected override setExceptionBreakPointsRequest(response: DebugProtocol.SetExceptionBreakpointsResponse, args: DebugProtocol.SetExceptionBreakpointsArguments): void {
+    this.run(response, async () => {
+      const filters = args.filters ?? [];
+      const unknown = filters.filter((f) => f !== 'raised' && f !== 'uncaught');
+      if (unknown.length) throw new RequestError(`unknown exception filter ${unknown.join(', ')}: ndb has raised and uncaught`);
+      this.exceptionMode = filters.includes('raised') ? 'raised' : filters.includes('uncaught') ? 'uncaught' : 'none';
+      this.live?.setExceptions(this.exceptionMode);
+      response.body = { breakpoints: filters.map(() => ({ verified: true })) };
+    });
   }
 
   // ---- moving ----
@@ -340,10 +397,18 @@ export class NdbDebugAdapter extends DebugSession {
     }
     const event = new StoppedEvent(reason, THREAD_ID) as DebugProtocol.StoppedEvent;
     if (reason === 'breakpoint') {
-      const line = state.event === 'exit' || state.event === 'entry' ? -1 : state.line;
-      event.body.hitBreakpointIds = this.breakpoints.filter((b) => b.verified && b.line === line).map((b) => b.id);
+      const e = live.recording.events[live.position];
+      const key = e ? eventKey(live.recording, e) : -1;
+      event.body.hitBreakpointIds = this.breakpoints.filter((b) => b.key === key).map((b) => b.id);
     }
     if (reason === 'entry') event.body.description = 'Stopped at the call of the entry function';
+    if (reason === 'exception' && state.event !== 'exit' && state.event !== 'entry') {
+      event.body.description = `Exception raised: ${state.value ?? ''}`;
+      event.body.text = state.value ?? '';
+    }
+    if (state.event !== 'exit' && state.event !== 'entry' && state.condition_error) {
+      this.sendEvent(new OutputEvent(`ndb: the breakpoint's condition raised ${state.condition_error} (it stops here, as pdb does)\n`, 'console'));
+    }
     this.sendEvent(event);
   }
 
@@ -388,12 +453,16 @@ export class NdbDebugAdapter extends DebugSession {
       const frames = this.ended ? [] : this.frames(live);
       const start = args.startFrame ?? 0;
       const end = args.levels ? start + args.levels : frames.length;
-      const source: DebugProtocol.Source = { name: basename(this.program), path: this.program };
+      const sourceOf = (f: FrameView): DebugProtocol.Source => {
+        if (!f.file || !this.project || f.file === this.project.main) return { name: basename(this.program), path: this.program };
+        const path = join(this.project.folder, f.file);
+        return { name: basename(path), path };
+      };
       response.body = {
         stackFrames: frames.slice(start, end).map((f) => ({
           id: f.id,
           name: f.name,
-          source,
+          source: sourceOf(f),
           line: this.convertDebuggerLineToClient(Math.max(1, f.line)),
           column: this.convertDebuggerColumnToClient(1),
           canRestart: f.event >= 0 || live.engine === 'neural',

@@ -8,6 +8,8 @@ export interface FrameView {
   /** DAP frame id: the depth + 1, stable while stopped. */
   id: number;
   name: string;
+  /** The frame's file relative to the program's folder (absent: the main file). */
+  file?: string;
   line: number;
   /** The frame's latest event at or before the position. */
   event: number;
@@ -15,7 +17,7 @@ export interface FrameView {
 }
 
 export function framesAt(rec: Recording, pos: Position): FrameView[] {
-  return frameEvents(rec, pos).map((f) => ({ id: f.depth + 1, name: f.function, line: f.line, event: f.event, depth: f.depth }));
+  return frameEvents(rec, pos).map((f) => ({ id: f.depth + 1, name: f.function, ...(rec.files ? { file: f.file } : {}), line: f.line, event: f.event, depth: f.depth }));
 }
 
 /** The function a line belongs to, read from the source's indentation: what a frame of the

@@ -11,6 +11,8 @@ export interface NdbLaunchArgs {
   stopOnEntry: boolean;
   /** A model folder; default: the one the app ships. */
   model?: string;
+  /** The program's arguments (`sys.argv[1:]`). */
+  args: string[];
 }
 
 export class LaunchArgsError extends Error {}
@@ -34,8 +36,12 @@ export function parseLaunchArgs(raw: unknown): NdbLaunchArgs {
   if (a.model !== undefined && a.model !== null && typeof a.model !== 'string') {
     throw new LaunchArgsError('"model" must be the path of a model folder');
   }
+  if (a.args !== undefined && a.args !== null && !(Array.isArray(a.args) && a.args.every((x) => typeof x === 'string'))) {
+    throw new LaunchArgsError('"args" must be a list of strings: the program\'s sys.argv[1:]');
+  }
   const args: NdbLaunchArgs = {
     program: a.program,
+    args: Array.isArray(a.args) ? (a.args as string[]) : [],
     call: typeof a.call === 'string' ? a.call.trim() : '',
     engine: engine as EngineName,
     stopOnEntry: a.stopOnEntry === true,

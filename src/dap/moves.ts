@@ -5,7 +5,7 @@ import type { Action } from '../core/actions';
 import type { LiveSession } from '../session/liveSession';
 import type { FrameView } from './frames';
 
-export type StopReason = 'entry' | 'breakpoint' | 'step' | 'restart';
+export type StopReason = 'entry' | 'breakpoint' | 'step' | 'restart' | 'exception';
 
 /** Moves by a debugger action (the model predicts it first when it is on). */
 export async function move(live: LiveSession, action: Action): Promise<StopReason> {
@@ -17,6 +17,7 @@ export async function move(live: LiveSession, action: Action): Promise<StopReaso
     naturalStop = probe.apply(action);
   }
   await live.act(action);
+  if (live.atExceptionStop) return 'exception';
   if (live.engine === 'neural') return 'step';
   const pos = live.position;
   return live.real.navigator.breaksAt(pos) && (action.kind === 'continue' || naturalStop !== pos) ? 'breakpoint' : 'step';
@@ -24,9 +25,7 @@ export async function move(live: LiveSession, action: Action): Promise<StopReaso
 
 /** Back to the previous breakpoint hit, or to the start when there is none. */
 export async function reverseContinue(live: LiveSession): Promise<StopReason> {
-  const hit = live.real.navigator.previousBreakHit();
-  await live.jump(hit ?? (live.recording.events.length > 0 ? 0 : -1));
-  return hit === null ? 'entry' : 'breakpoint';
+  return (await live.reverseContinue()) ? 'breakpoint' : 'entry';
 }
 
 /** Back to the call of a frame ("with which arguments?"). For the current frame this is

@@ -11,9 +11,10 @@ import { predictedRows } from './predicted';
 
 describe('parseLaunchArgs', () => {
   it('fills the defaults and checks each argument', () => {
-    expect(parseLaunchArgs({ program: 'a.py' })).toEqual({ program: 'a.py', call: '', engine: 'real', stopOnEntry: false });
-    expect(parseLaunchArgs({ program: 'a.py', call: ' f(1) ', engine: 'both', stopOnEntry: true, model: 'm' })).toEqual({
+    expect(parseLaunchArgs({ program: 'a.py' })).toEqual({ program: 'a.py', args: [], call: '', engine: 'real', stopOnEntry: false });
+    expect(parseLaunchArgs({ program: 'a.py', call: ' f(1) ', engine: 'both', stopOnEntry: true, model: 'm', args: ['-v', 'x'] })).toEqual({
       program: 'a.py',
+      args: ['-v', 'x'],
       call: 'f(1)',
       engine: 'both',
       stopOnEntry: true,
@@ -23,6 +24,7 @@ describe('parseLaunchArgs', () => {
     expect(() => parseLaunchArgs({ program: 'a.py', engine: 'x' })).toThrow(/"engine" must be one of real, neural, both/);
     expect(() => parseLaunchArgs({ program: 'a.py', call: 3 })).toThrow(/"call" must be a string/);
     expect(() => parseLaunchArgs({ program: 'a.py', stopOnEntry: 'yes' })).toThrow(/stopOnEntry/);
+    expect(() => parseLaunchArgs({ program: 'a.py', args: 'x' })).toThrow(/"args" must be a list of strings/);
   });
 });
 

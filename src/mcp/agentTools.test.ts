@@ -48,9 +48,9 @@ describe('ndb mcp: the tools that find a bug', () => {
     const started = await mcp.ok('start_session', { code: SEARCH, call: 'search([1, 3, 5], 9)', breakpoints: [{ line: 5, condition: 'mid >= len(xs)' }, 12, 11] });
     const session = started.session as string;
     expect(started.breakpoints).toEqual([
-      { line: 5, verified: true },
-      { line: 12, verified: false, message: expect.stringMatching(/past the end|no code/) },
-      { line: 11, verified: true },
+      { file: 'main.py', line: 5, verified: true },
+      { file: 'main.py', line: 12, verified: false, message: expect.stringMatching(/past the end|no code/) },
+      { file: 'main.py', line: 11, verified: true },
     ]);
     // continue stops where mid has run past the end, before the IndexError
     const { state } = await mcp.ok('step', { session, action: 'continue' });
@@ -58,7 +58,7 @@ describe('ndb mcp: the tools that find a bug', () => {
     expect(await mcp.ok('evaluate', { session, expression: 'len(xs), lo, hi' })).toEqual({ value: '(3, 3, 3)', frame: { function: 'search', line: 5 } });
     expect(await mcp.error('evaluate', { session, expression: 'xs[mid]' })).toMatch(/IndexError/);
     const { frames } = await mcp.ok('stack', { session });
-    expect(frames).toEqual([{ function: 'search', line: 5, source: 'if xs[mid] == target:', locals: expect.objectContaining({ lo: '3', hi: '3', mid: '3' }) }]);
+    expect(frames).toEqual([{ function: 'search', file: 'main.py', line: 5, source: 'if xs[mid] == target:', locals: expect.objectContaining({ lo: '3', hi: '3', mid: '3' }) }]);
     await mcp.ok('end_session', { session });
   });
 
@@ -115,9 +115,9 @@ describe('ndb mcp: the tools that find a bug', () => {
   it('changes breakpoints at any stop, verifying each; a breakpoint jump to a line without code is refused', async () => {
     const session = (await mcp.ok('start_session', { code: SEARCH, call: 'search([1, 3, 5, 7, 9, 11], 12)' })).session as string;
     expect((await mcp.ok('set_breakpoints', { session, breakpoints: [{ line: 8, hit_count: 2 }, { line: 1 + 1, condition: 'lo +' }, { line: 9 }] })).breakpoints).toEqual([
-      { line: 8, verified: true },
-      { line: 2, verified: false, message: expect.stringMatching(/not a Python expression/) },
-      { line: 9, verified: false, message: expect.stringMatching(/no code/) },
+      { file: 'main.py', line: 8, verified: true },
+      { file: 'main.py', line: 2, verified: false, message: expect.stringMatching(/not a Python expression/) },
+      { file: 'main.py', line: 9, verified: false, message: expect.stringMatching(/no code/) },
     ]);
     // the second hit of line 8
     expect((await mcp.ok('step', { session, action: 'continue' })).state).toMatchObject({ line: 8, locals: { mid: '5' } });

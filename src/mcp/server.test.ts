@@ -30,7 +30,8 @@ const error = (name: string, args: Record<string, unknown>) => mcp.error(name, a
 
 async function cliStates(call: string, actions: string[], breakpoints: number[]): Promise<unknown[]> {
   const dir = mkdtempSync(join(tmpdir(), 'ndb-mcp-'));
-  const file = join(dir, 'prog.py');
+  // main.py: the name a pasted program goes by in MCP's states
+  const file = join(dir, 'main.py');
   writeFileSync(file, CODE);
   return debugJsonStates(file, call, actions, breakpoints);
 }
@@ -52,14 +53,14 @@ describe('ndb mcp', () => {
     const { tools } = await mcp.client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, Object.keys(t.inputSchema.properties ?? {}).sort()]));
     expect(byName).toEqual({
-      start_session: ['breakpoints', 'call', 'code', 'engine', 'max_events', 'path', 'stdin', 'timeout_s'],
+      start_session: ['argv', 'breakpoints', 'call', 'code', 'engine', 'exceptions', 'max_events', 'path', 'stdin', 'timeout_s'],
       step: ['action', 'session'],
-      stack: ['session'],
+      stack: ['from', 'limit', 'session'],
       evaluate: ['expression', 'frame', 'session'],
       set_breakpoints: ['breakpoints', 'session'],
       predict: ['action', 'session'],
       guess_inputs: ['k', 'session'],
-      trace: ['from', 'function', 'limit', 'line', 'session'],
+      trace: ['file', 'from', 'function', 'limit', 'line', 'session'],
       output: ['at_end', 'from', 'session', 'stream'],
       end_session: ['session'],
     });

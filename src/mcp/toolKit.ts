@@ -119,6 +119,9 @@ export function tool<A extends object>(
 
 export const sessionArg = z.string().describe('The session id that start_session returned, e.g. "s1"');
 
+/** Reverse continue: a move over the recording, not one of the model's actions. */
+export const INV_CONTINUE = 'inv_continue';
+
 const SIMPLE_ACTIONS = ['step_into', 'step_over', 'step_return', 'continue', 'inv_step_into', 'inv_step_over', 'inv_step_call'] as const;
 
 /** What pdb, DAP or a person may call an action, and ndb's name for it. */
@@ -137,16 +140,20 @@ const ALIASES: Record<string, string> = {
   reverse_step: 'inv_step_into',
   step_back_over: 'inv_step_over',
   back_to_call: 'inv_step_call',
+  reverse_continue: INV_CONTINUE,
+  rc: INV_CONTINUE,
 };
 
 export const ACTIONS_HELP =
   'step_into, step_over, step_return (step out), continue, breakpoint:LINE (run to that line once), inv_step_into (step back), ' +
-  'inv_step_over (step back over calls), inv_step_call (back to the call of this function: its arguments). ' +
+  'inv_step_over (step back over calls), inv_step_call (back to the call of this function: its arguments), ' +
+  'inv_continue (back to the previous stop on a breakpoint, else the first event). ' +
   'Also understood: next, step_out, step_back, breakpoint 12.';
 
 export const actionArg = z
   .union([
     z.enum(SIMPLE_ACTIONS),
+    z.literal(INV_CONTINUE),
     z.string().regex(/^breakpoint[: ]\s*\d+$/, 'breakpoint:LINE'),
     z.enum(Object.keys(ALIASES) as [string, ...string[]]),
   ], { error: `not a debugger action: expected one of ${ACTIONS_HELP}` })
@@ -167,6 +174,11 @@ function canonical(text: string): string {
 
 export function toAction(text: string): Action {
   return parseAction(canonical(text));
+}
+
+/** A step's text: reverse continue, or an action or edit (toStep). */
+export function isReverseContinue(text: string): boolean {
+  return canonical(text) === INV_CONTINUE;
 }
 
 export function toStep(text: string): Step {

@@ -10,6 +10,7 @@ the engine can be asked, and how, is written once: the question kinds are typed 
 
 from __future__ import annotations
 
+import base64
 import importlib
 import json
 import os
@@ -21,26 +22,64 @@ import ndb_source_info
 import ndb_tracer
 import ndb_values
 
-# Where a program's other modules are written for one run (Python's own memory: Pyodide's file
-# system), importable while it runs, gone after it.
+# Where a program's other files (its modules and its data) are written for one run (Python's own
+# memory: Pyodide's file system), importable and readable while it runs, gone after it. The engine
+# never reads the host: the faces hand these files in as data.
 PROGRAM_MODULES_DIR = "/ndb_program"
 
 
-def _with_modules(modules: dict[str, str], run: Callable[[], str]) -> str:
+def _write(path: str, content: str | bytes) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as handle:
+        handle.write(content if isinstance(content, bytes) else content.encode("utf-8"))
+    # A copy handed in: the program reads it, never writes it back (the copy goes after the run).
+    os.chmod(path, 0o444)
+
+
+def _safe_name(name: str) -> str:
+    """A relative path under the program's folder (no absolute paths, no ``..``)."""
+    parts = [p for p in str(name).split("/") if p not in ("", ".")]
+    if not parts or ".." in parts:
+        raise ValueError(f"not a file of the program: {name!r}")
+    return "/".join(parts)
+
+
+def _module_names(files: list[str]) -> list[str]:
+    names = []
+    for f in files:
+        if f.endswith(".py"):
+            parts = f[:-3].split("/")
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            if parts:
+                names.append(".".join(parts))
+    return names
+
+
+def _with_project(files: dict[str, str], blobs: dict[str, str], main: str, run: Callable[[dict[str, Any]], str]) -> str:
     shutil.rmtree(PROGRAM_MODULES_DIR, ignore_errors=True)
     os.makedirs(PROGRAM_MODULES_DIR, exist_ok=True)
-    for name, text in modules.items():
-        with open(f"{PROGRAM_MODULES_DIR}/{name}.py", "w", encoding="utf-8") as handle:
-            handle.write(text)
+    names = [_safe_name(n) for n in files]
+    for name, text in zip(names, files.values()):
+        _write(f"{PROGRAM_MODULES_DIR}/{name}", text)
+    for name, data in blobs.items():
+        _write(f"{PROGRAM_MODULES_DIR}/{_safe_name(name)}", base64.b64decode(data))
+    modules = _module_names(names)
     for name in modules:
         sys.modules.pop(name, None)
     sys.path.insert(0, PROGRAM_MODULES_DIR)
     importlib.invalidate_caches()
+    cwd = os.getcwd()
+    os.chdir(PROGRAM_MODULES_DIR)  # open("config.json") finds the file beside the program
     try:
-        return run()
+        return run({"dir": PROGRAM_MODULES_DIR, "main": main, "files": [n for n in names if n.endswith(".py")]})
     finally:
+        os.chdir(cwd)
         for name in modules:
             sys.modules.pop(name, None)
+        for root, dirs, found in os.walk(PROGRAM_MODULES_DIR):
+            for entry in dirs + found:
+                os.chmod(os.path.join(root, entry), 0o755)
         shutil.rmtree(PROGRAM_MODULES_DIR, ignore_errors=True)
         while PROGRAM_MODULES_DIR in sys.path:
             sys.path.remove(PROGRAM_MODULES_DIR)
@@ -48,9 +87,19 @@ def _with_modules(modules: dict[str, str], run: Callable[[], str]) -> str:
 
 def _record(q: dict[str, Any]) -> str:
     options = dict(q.get("options") or {})
-    modules = options.pop("modules", None) or {}
-    run = lambda: ndb_tracer.record_json(q["source"], q.get("call") or "", json.dumps(options))  # noqa: E731
-    return _with_modules(modules, run) if modules else run()
+    # `modules` (name -> source) is the older form of `files` (relative path -> text).
+    files = {f"{name}.py": text for name, text in (options.pop("modules", None) or {}).items()}
+    files.update(options.pop("files", None) or {})
+    blobs = options.pop("blobs", None) or {}
+    named = options.pop("main_file", None)
+    main = named or ndb_tracer.USER_FILENAME
+
+    def run(project: dict[str, Any] | None = None) -> str:
+        if project is not None:
+            options["project"] = project
+        return ndb_tracer.record_json(q["source"], q.get("call") or "", json.dumps(options))
+
+    return _with_project(files, blobs, main, run) if files or blobs or named else run()
 
 
 _ANSWERS: dict[str, Callable[[dict[str, Any]], Any]] = {

@@ -64,7 +64,7 @@ export interface PythonHost {
 export function hostFromAsk(ask: Ask, owners: { forOwner(owner: string): PythonHost; release(): Promise<void> }): PythonHost {
   return {
     ask,
-    record: (source, call, options = {}) => ask({ kind: 'record', source, call, options: tracerOptions(options) }),
+    record: async (source, call, options = {}) => withSources(await ask({ kind: 'record', source, call, options: tracerOptions(options) }), options),
     codeLines: (source) => ask({ kind: 'codeLines', source }),
     expressionError: (expr) => ask({ kind: 'expressionError', expr }),
     evaluateOnLocals: (expr, locals) => ask({ kind: 'evaluateOnLocals', expr, locals }),
@@ -80,4 +80,14 @@ export function hostFromAsk(ask: Ask, owners: { forOwner(owner: string): PythonH
 export function parseAnswer<K extends QuestionKind>(kind: K, text: unknown): AnswerTo<K> {
   if (typeof text !== 'string') throw new Error(`the engine's answer to ${kind} was not JSON text`);
   return JSON.parse(text) as AnswerTo<K>;
+}
+
+/** A recording of a program of several files keeps their sources (tracebacks and stacks show
+ * their lines): they were handed in with the question, so they are added here, not sent back. */
+function withSources(rec: Recording, options: RecordOptions): Recording {
+  const files = options.files;
+  if (!files || !rec.files) return rec;
+  const sources: Record<string, string> = {};
+  for (const name of rec.files.slice(1)) if (files[name] !== undefined) sources[name] = files[name];
+  return { ...rec, sources };
 }

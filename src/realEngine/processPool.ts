@@ -11,6 +11,9 @@ import { DefaultOwnerHost } from './defaultOwnerHost';
 import { hostFromAsk, type PythonHost } from './engineProtocol';
 import { DEFAULT_OWNER, ProcessHost, type ProcessHostOptions } from './processHost';
 
+/** Fresh processes kept ready beside the ones sessions hold. */
+export const SPARES = 2;
+
 export interface PoolOptions extends ProcessHostOptions {
   /** The most processes at once (default 4). */
   max?: number;
@@ -87,12 +90,17 @@ export class ProcessPool extends DefaultOwnerHost {
     return run;
   }
 
-  /** One fresh process kept warm, within `max` processes in all. */
+  /** SPARES fresh processes kept warm, within `max` processes in all: an agent that ends a session
+   * and starts the next at once takes the second while the first's replacement loads (Python
+   * takes seconds to start; issue 34 measured it with `npm run bench:mcp`). */
   private keepSpare(): void {
-    if (this.hosts.some((h) => this.isFresh(h))) return;
-    if (this.size >= this.max) return;
-    const empty = this.hosts.find((h) => !h.hasProcess);
-    if (empty) empty.warm();
-    else if (this.hosts.length < this.max) this.add();
+    let fresh = this.hosts.filter((h) => this.isFresh(h)).length;
+    while (fresh < SPARES && this.size < this.max) {
+      const empty = this.hosts.find((h) => !h.hasProcess);
+      if (empty) empty.warm();
+      else if (this.hosts.length < this.max) this.add().warm();
+      else return;
+      fresh++;
+    }
   }
 }

@@ -19,6 +19,16 @@ export interface RecordOptions {
   /** Other modules of the program (name → source), importable while it runs: written into
    * Python's own memory, never read from the host by the engine. */
   modules?: Readonly<Record<string, string>>;
+  /** A project's other files (relative path → text): its modules (`.py`, recorded like the main
+   * file, each event naming its file) and its data files, written into Python's memory as
+   * read-only copies for the run, the program's working directory (session/projectFiles.ts). */
+  files?: Readonly<Record<string, string>>;
+  /** Data files that are not UTF-8 text (relative path → base64). */
+  blobs?: Readonly<Record<string, string>>;
+  /** The main file's name relative to its project (`sys.argv[0]`, `files[0]` of the recording). */
+  mainFile?: string;
+  /** The program's arguments (`sys.argv[1:]`). */
+  argv?: readonly string[];
   /** The program's input: `input()` reads it one line per call, echoed into the output, and
    * raises EOFError past its end. Absent: `input()` is refused with a message. */
   stdin?: string;
@@ -39,6 +49,10 @@ export interface TracerOptions {
   stdin?: string;
   modules?: Readonly<Record<string, string>>;
   objects?: boolean;
+  files?: Readonly<Record<string, string>>;
+  blobs?: Readonly<Record<string, string>>;
+  main_file?: string;
+  argv?: readonly string[];
 }
 
 export function tracerOptions(options: RecordOptions): TracerOptions {
@@ -52,5 +66,9 @@ export function tracerOptions(options: RecordOptions): TracerOptions {
   if (options.stdin !== undefined) py.stdin = options.stdin;
   if (options.modules && Object.keys(options.modules).length > 0) py.modules = options.modules;
   if (options.objects) py.objects = true;
+  if (options.files && Object.keys(options.files).length > 0) py.files = options.files;
+  if (options.blobs && Object.keys(options.blobs).length > 0) py.blobs = options.blobs;
+  if (options.mainFile !== undefined) py.main_file = options.mainFile;
+  if (options.argv?.length) py.argv = options.argv;
   return py;
 }

@@ -283,13 +283,108 @@ def intact() -> list[str]:
     return changed
 
 
+class _NoIO:
+    """The selector of the sandbox's event loop: there is nothing to wait for (no sockets, pipes or
+    processes), so waiting is moving the loop's clock to its next timer."""
+
+    def __init__(self, loop: Any) -> None:
+        self.loop = loop
+
+    def select(self, timeout: float | None) -> list[Any]:
+        if timeout is None:
+            raise RuntimeError(
+                "the event loop has nothing left to run: every task waits for something that never comes "
+                "(ndb's sandbox has no sockets, pipes or processes)"
+            )
+        self.loop._clock += max(0.0, timeout)
+        return []
+
+    def close(self) -> None:
+        pass
+
+
+def _event_loop_class() -> Any:
+    """An asyncio event loop of pure Python: Pyodide's own (``WebLoop``) runs on JavaScript's
+    timers, which a debugged program must not reach. Its clock is virtual (a timer is due as soon
+    as nothing else can run), so ``asyncio.sleep`` takes no time and a run is the same each time;
+    it has no I/O at all (the base loop's socket and process methods refuse)."""
+    import asyncio
+
+    class SandboxEventLoop(asyncio.BaseEventLoop):
+        def __init__(self) -> None:
+            super().__init__()
+            self._clock = 0.0
+            self._selector = _NoIO(self)
+
+        def time(self) -> float:
+            return self._clock
+
+        def _process_events(self, event_list: list[Any]) -> None:
+            pass
+
+        def _write_to_self(self) -> None:
+            pass  # one thread: nothing waits in select() to be woken
+
+        def close(self) -> None:
+            super().close()
+            self._selector = None
+
+    return SandboxEventLoop
+
+
+_loop_saved: list[Any] = []
+
+
+def _install_event_loop() -> None:
+    """While a program runs, asyncio's new loops are SandboxEventLoop (asyncio.run, new_event_loop)."""
+    import asyncio.events as events
+    import warnings
+
+    base = getattr(events, "_BaseDefaultEventLoopPolicy", None) or getattr(events, "BaseDefaultEventLoopPolicy")
+    policy_class = type("SandboxEventLoopPolicy", (base,), {"_loop_factory": _event_loop_class()})
+    get = getattr(events, "_get_event_loop_policy", None) or events.get_event_loop_policy
+    set_ = getattr(events, "_set_event_loop_policy", None) or events.set_event_loop_policy
+    import asyncio
+    import asyncio.runners
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        _loop_saved.append((get(), asyncio.run, events._get_running_loop()))
+        set_(policy_class())
+    # Pyodide's loop counts as running all along: the program's own asyncio.run would refuse.
+    events._set_running_loop(None)
+    # Pyodide replaces asyncio.run with one that runs on its WebLoop: CPython's own is kept in
+    # asyncio.runners.
+    asyncio.run = asyncio.runners.run
+
+
+def _restore_event_loop() -> None:
+    if not _loop_saved:
+        return
+    import asyncio
+    import asyncio.events as events
+    import warnings
+
+    set_ = getattr(events, "_set_event_loop_policy", None) or events.set_event_loop_policy
+    policy, run, running = _loop_saved.pop()
+    events._set_running_loop(running)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        set_(policy)
+    asyncio.run = run
+
+
 def enter() -> None:
     """From here on a debugged program's code runs (the tracer calls this; ``exit`` in a finally)."""
     install()
     assert _guard is not None
+    if _guard.depth == 0:
+        _install_event_loop()
     _guard.enter()
 
 
 def exit() -> None:  # noqa: A001 - the pair of enter
     if _guard is not None:
         _guard.exit()
+        if _guard.depth == 0:
+            _restore_event_loop()

@@ -27,6 +27,9 @@ from typing import Any
 import ndb_sandbox  # src/realEngine/sandbox.py, installed beside this file
 
 USER_FILENAME = "main.py"
+# A breakpoint's place across the files of a project: file index * FILE_LINES + line (the main
+# file is index 0, so its keys are its line numbers). core/location.ts uses the same number.
+FILE_LINES = 1_000_000
 GENERATOR_FLAGS = 0x20 | 0x80 | 0x200  # CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR
 DEFAULT_MAX_EVENTS = 10_000
 DEFAULT_MAX_REPR = 1_000
@@ -54,7 +57,8 @@ class InputNotAvailable(RuntimeError):
 
 def _no_input(prompt: object = "") -> str:
     raise InputNotAvailable(
-        "input() is not available in ndb: pass values as arguments through the Call field"
+        "input() is not available in ndb without input: give the program its input "
+        "(MCP start_session's `stdin`, the app's Input field), or pass values as arguments of the call"
     )
 
 
@@ -92,10 +96,13 @@ class _Capture:
         self.parts: list[str] = []
         self.size = 0
         self.truncated = False
+        # Everything written, kept or not: a cut output says how long it really was.
+        self.total = 0
 
     def write(self, text: str) -> int:
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        self.total += len(text)
         room = MAX_STDOUT - self.size
         if room <= 0:
             self.truncated = True
@@ -167,7 +174,7 @@ def _object_fields(value: Any) -> list[tuple[str, Any]]:
 
 
 def _user_line(exc: BaseException) -> int | None:
-    """The line of the program's own code where ``exc`` was raised (its innermost user frame)."""
+    """The line of the program's main file where ``exc`` was raised (its innermost frame there)."""
     line = None
     tb = exc.__traceback__
     while tb is not None:
@@ -423,7 +430,11 @@ class Recorder:
         conditions: dict[int, types.CodeType] | None = None,
         watch: list[types.CodeType] | None = None,
         objects: bool = False,
+        user_files: dict[str, int] | None = None,
     ) -> None:
+        # The program's own files (co_filename -> index in the recording's `files`): the main
+        # file, and a project's other modules. Everything else (the standard library) is skipped.
+        self.user_files = user_files or {USER_FILENAME: 0}
         self.edits = edits or {}
         self.conditions = conditions or {}
         self.watch = watch or []
@@ -465,21 +476,23 @@ class Recorder:
             cid = len(self.codes)
             self.code_ids[key] = cid
             lines = sorted({ln for _, _, ln in code.co_lines() if ln is not None and ln > 0})
-            self.codes.append(
-                {
-                    "name": code.co_name,
-                    "firstline": code.co_firstlineno,
-                    "lines": lines,
-                    "generator": bool(code.co_flags & GENERATOR_FLAGS),
-                }
-            )
+            info = {
+                "name": code.co_name,
+                "firstline": code.co_firstlineno,
+                "lines": lines,
+                "generator": bool(code.co_flags & GENERATOR_FLAGS),
+            }
+            index = self.user_files.get(code.co_filename, 0)
+            if index:
+                info["file"] = index
             if self.objects is not None:
-                self.codes[-1].update(_closure_info(code))
+                info.update(_closure_info(code))
+            self.codes.append(info)
         return cid
 
     def _user_parent(self, frame: types.FrameType) -> types.FrameType | None:
         back = frame.f_back
-        while back is not None and back.f_code.co_filename != USER_FILENAME:
+        while back is not None and back.f_code.co_filename not in self.user_files:
             back = back.f_back
         return back
 
@@ -508,7 +521,7 @@ class Recorder:
 
     def trace(self, frame: types.FrameType, event: str, arg: Any) -> Any:
         try:
-            if frame.f_code.co_filename != USER_FILENAME:
+            if frame.f_code.co_filename not in self.user_files:
                 return None
             if event not in ("call", "line", "return", "exception"):
                 return self.trace
@@ -518,11 +531,9 @@ class Recorder:
                     f"Stopped after {self.max_events} events (the event budget): "
                     "the program may not terminate",
                 )
-            if (
-                self.time_limit is not None
-                and len(self.events) % 64 == 0
-                and time.monotonic() - self.started > self.time_limit
-            ):
+            # Checked at every event (a clock read costs far less than recording one), so that a run
+            # whose events are slow still stops at its limit.
+            if self.time_limit is not None and time.monotonic() - self.started > self.time_limit:
                 raise StopProgram("timeout", f"Stopped after {self.time_limit:g} s (the time limit)")
             self._record(frame, event, arg)
             return self.trace
@@ -548,7 +559,7 @@ class Recorder:
             "function": frame.f_code.co_name,
             "depth": self.depth_of.get(fid, 0),
             "frame": fid,
-            "parent": self._frame_id(back) if back is not None and back.f_code.co_filename == USER_FILENAME else -1,
+            "parent": self._frame_id(back) if back is not None and back.f_code.co_filename in self.user_files else -1,
             "code": self._code_id(frame.f_code),
             "locals": self._safe_locals(frame),
             "out": self.stdout.size,
@@ -560,7 +571,8 @@ class Recorder:
             record["resume"] = True
         if event == "line":
             self.unwinding.discard(fid)
-            condition = self.conditions.get(frame.f_lineno)
+            key = self.user_files.get(frame.f_code.co_filename, 0) * FILE_LINES + frame.f_lineno
+            condition = self.conditions.get(key)
             if condition is not None:
                 self._evaluate_condition(frame, condition, record)
         elif event == "exception":
@@ -568,7 +580,12 @@ class Recorder:
             record["value"] = self.repr(exc)
             record["exc_type"] = getattr(exc_type, "__name__", str(exc_type))
             record["exc_tb_none"] = tb is None
-            self.unwinding.add(fid)
+            # The StopIteration that ends a `yield from` (an `await`) is raised in the outer frame
+            # without a traceback and caught by the `yield from` itself: the frame's next return
+            # is an ordinary one, as bdb reports it (yieldFrom.test.ts), not an exception leaving.
+            internal = exc_type is StopIteration and tb is None and frame.f_code.co_flags & GENERATOR_FLAGS
+            if not internal:
+                self.unwinding.add(fid)
         elif event == "return":
             if fid in self.unwinding:
                 # settrace reports an exception leaving a frame as a return of None.
@@ -680,6 +697,20 @@ def _compile_what_if(
     return by_event, compiled_conditions, compiled_watch
 
 
+def _user_files(project: dict[str, Any] | None) -> dict[str, int]:
+    """co_filename -> file index for the files whose frames are recorded: the main file (compiled
+    as USER_FILENAME, and its copy in the project's folder should another module import it) and
+    the project's other modules as the import system names them (their path under ``dir``)."""
+    files = {USER_FILENAME: 0}
+    if project is None:
+        return files
+    folder = str(project["dir"]).rstrip("/")
+    files[f"{folder}/{project.get('main') or USER_FILENAME}"] = 0
+    for index, name in enumerate(project.get("files") or [], start=1):
+        files[f"{folder}/{name}"] = index
+    return files
+
+
 def _program_shape(code: types.CodeType) -> dict[str, list[int]]:
     """What a stop of this program can be, known without running it: the lines that hold code, and
     the lines a call event can be at (0 for the module, every code object's first line, and every
@@ -717,6 +748,8 @@ def record(
     watch: list[str] | None = None,
     stdin: str | None = None,
     objects: bool = False,
+    project: dict[str, Any] | None = None,
+    argv: list[str] | None = None,
 ) -> dict[str, Any]:
     """Run ``source`` (and then ``call``, an expression such as ``f([3, 1, 2])``, if given) under the
     tracer. Never raises for problems of the user's program: they end up in ``exit``.
@@ -725,6 +758,10 @@ def record(
     recorded event before recording it; ``conditions``: ``{line: expr}``; ``watch``: ``[expr]``.
     ``stdin``: the program's input, one line per ``input()`` call (echoed into stdout, EOFError past
     the end); None: ``input()`` is refused with a message (the CLI's and training's default).
+    ``project``: ``{"dir": d, "main": name, "files": [relative paths of the other .py files]}``,
+    a program of several files written under ``d`` (answers.py does that): their frames are
+    recorded too, each code object naming its file's index in the recording's ``files``.
+    ``argv``: the program's arguments (``sys.argv[1:]``; ``sys.argv[0]`` is the main file's name).
     ``objects``: each event also says which names refer to one object, and a function's events
     the module's variables (the app's views; training leaves it off)."""
     result: dict[str, Any] = {
@@ -761,7 +798,12 @@ def record(
         return result
 
     namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
-    recorder = Recorder(max_events, max_repr, time_limit, *what_if, objects=objects)
+    user_files = _user_files(project)
+    if project is not None:
+        result["files"] = [str(project.get("main") or USER_FILENAME), *(str(f) for f in project.get("files") or [])]
+    recorder = Recorder(max_events, max_repr, time_limit, *what_if, objects=objects, user_files=user_files)
+    saved_argv = sys.argv
+    sys.argv = [result["files"][0] if project is not None else USER_FILENAME, *(str(a) for a in argv or [])]
     saved_stdout, saved_stderr, saved_stdin, saved_input = sys.stdout, sys.stderr, sys.stdin, builtins.input
     sys.stdout = recorder.stdout
     sys.stderr = recorder.stderr
@@ -783,10 +825,8 @@ def record(
                 if line is not None:
                     result["exit"]["line"] = line  # e.g. a failed import: the editor marks it
                 return result
-            recorder.stdout = _Capture()
-            sys.stdout = recorder.stdout
-            recorder.stderr = _Capture()
-            sys.stderr = recorder.stderr
+            # What the module printed while it ran stays in the output: the call's events count
+            # from there (`out`), as a terminal would show it.
         value: Any = None
         ndb_sandbox.set_tracer(recorder.trace)
         try:
@@ -817,6 +857,7 @@ def record(
         sys.stderr = saved_stderr
         sys.stdin = saved_stdin
         builtins.input = saved_input
+        sys.argv = saved_argv
     if tampered:
         # Past Python's layer a program can rewrite what is recorded; where the tracer can tell,
         # the run says so instead of "normal".
@@ -831,6 +872,7 @@ def record(
     result["stdout"] = recorder.stdout.getvalue()
     if recorder.stdout.truncated:
         result["stdout_truncated"] = True
+        result["stdout_total"] = recorder.stdout.total
     if recorder.stderr.size:
         result["stderr"] = recorder.stderr.getvalue()
     return result

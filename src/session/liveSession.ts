@@ -18,12 +18,17 @@ import type { PythonHost } from '../realEngine/engineProtocol';
 import type { RecordOptions } from '../realEngine/recordOptions';
 import { checkGuesses, guessProblem, type Candidate, type GuessReport } from './guesses';
 import { cliState, NeuralFollower, type FollowedStep } from './neuralFollower';
-import { ProgramError, startProblem } from './programSession';
+import type { ProgramFiles } from './breakpointSpecs';
+import { moveWithExceptions, type ExceptionMode } from './exceptionStops';
+import { ProgramError, reverseContinueTarget, startProblem } from './programSession';
 import { LIVE_LIMITS } from '../core/limits';
 
 export type { Candidate, GuessReport };
 
 export type EngineName = 'real' | 'neural' | 'both';
+
+/** What a session's every run is given: its limits, its input and arguments, its other files. */
+type RunLimit = 'maxEvents' | 'timeLimit' | 'maxRepr' | 'modules' | 'stdin' | 'objects' | 'files' | 'blobs' | 'mainFile' | 'argv';
 
 export const ENGINES: readonly EngineName[] = ['real', 'neural', 'both'];
 
@@ -42,7 +47,11 @@ export interface LiveOptions {
   model?: LiveModel;
   /** Names the program in a syntax error's message. */
   file?: string;
-  limits?: Partial<Pick<RecordOptions, 'maxEvents' | 'timeLimit' | 'maxRepr' | 'modules' | 'stdin' | 'objects'>>;
+  /** The program's folder on the host (a breakpoint may name a file by its absolute path). */
+  folder?: string;
+  /** Stops where exceptions are raised (session/exceptionStops.ts); default none. */
+  exceptions?: ExceptionMode;
+  limits?: Partial<Pick<RecordOptions, RunLimit>>;
   /** Watch expressions every run evaluates at every event (the recording's `watch`). */
   watch?: readonly string[];
 }
@@ -71,9 +80,13 @@ export class LiveSession {
   /** Watch re-runs of the current recording, by expression. */
   private watched = new Map<string, Recording>();
   private watchedFor: Recording | null = null;
-  private readonly limits: Pick<RecordOptions, 'maxEvents' | 'timeLimit' | 'maxRepr' | 'modules' | 'stdin' | 'objects'>;
+  private readonly limits: Pick<RecordOptions, RunLimit>;
   /** The watch expressions the recording was made with (event.watch follows their order). */
   private watchList: string[];
+  private readonly folder: string | undefined;
+  private exceptionMode: ExceptionMode;
+  /** The last move stopped where an exception was raised (an exception stop, not the action's). */
+  private stoppedByException = false;
 
   private constructor(
     /** The engine as this session's owner sees it (one owner, one interpreter). */
@@ -88,6 +101,8 @@ export class LiveSession {
     this.breakLines = [...new Set(options.breakpoints ?? [])].sort((a, b) => a - b);
     this.conditions = new Map(options.conditions ?? []);
     this.watchList = [...(options.watch ?? [])];
+    this.folder = options.folder;
+    this.exceptionMode = options.exceptions ?? 'none';
     this.real = new DebugSession(rec, this.breakLines, this.conditions);
   }
 
@@ -142,8 +157,27 @@ export class LiveSession {
     return this.real.recording;
   }
 
+  /** Breakpoint keys (core/location.ts: in the main file, line numbers). */
   get breakpoints(): readonly number[] {
     return this.breakLines;
+  }
+
+  /** The program's files, as breakpoints name them. */
+  get program(): ProgramFiles {
+    return {
+      main: this.limits.mainFile ?? 'main.py',
+      source: this.source,
+      ...(this.limits.files ? { files: this.limits.files } : {}),
+      ...(this.folder ? { folder: this.folder } : {}),
+    };
+  }
+
+  /** Reverse continue: back to the previous stop on a breakpoint, else to the first event.
+   * Returns whether a breakpoint was found. */
+  async reverseContinue(): Promise<boolean> {
+    const { pos, hit } = reverseContinueTarget(this.real);
+    await this.jump(pos);
+    return hit;
   }
 
   /** The model's prediction of the current stop, when it was predicted. */
@@ -200,16 +234,35 @@ export class LiveSession {
     this.follower?.rerecorded(this.real);
   }
 
-  /** A debugger action; with the model on, it predicts the stop first. */
+  /** Where exceptions stop (none, raised, uncaught). */
+  get exceptions(): ExceptionMode {
+    return this.exceptionMode;
+  }
+
+  setExceptions(mode: ExceptionMode): void {
+    this.exceptionMode = mode;
+  }
+
+  /** Whether the last move stopped where an exception was raised, before its action's own stop. */
+  get atExceptionStop(): boolean {
+    return this.stoppedByException;
+  }
+
+  /** A debugger action; with the model on, it predicts the stop first. An exception stop that
+   * comes first is where it stops (no model action goes there: the model starts again from it). */
   async act(action: Action): Promise<void> {
-    this.real.apply(action);
-    this.lastStep = this.follower ? ((await this.follower.follow(action, this.real)) ?? undefined) : undefined;
+    this.stoppedByException = moveWithExceptions(this.real, action, this.exceptionMode);
+    if (this.stoppedByException) {
+      await this.follower?.restart(this.real);
+      this.lastStep = undefined;
+    } else this.lastStep = this.follower ? ((await this.follower.follow(action, this.real)) ?? undefined) : undefined;
     this.lastWasEdit = false;
   }
 
   /** What-if: `name = expr` at the current stop (throws EditError, the session unchanged). */
   async edit(name: string, expr: string): Promise<void> {
     await this.real.edit(name, expr, this.rerun);
+    this.stoppedByException = false;
     await this.follower?.edited(this.real);
     this.lastStep = undefined;
     this.lastWasEdit = true;
@@ -222,6 +275,7 @@ export class LiveSession {
 
   /** A move that is no single model action (reverse continue, back to an outer frame's call). */
   async jump(pos: Position): Promise<void> {
+    this.stoppedByException = false;
     this.real.jump(pos);
     await this.follower?.restart(this.real);
     this.lastStep = undefined;
@@ -296,6 +350,12 @@ export class LiveSession {
     }
     if (run.exit.status === 'edit_error') return { error: run.exit.message ?? 'it could not be evaluated' };
     const w = run.events[at];
+    if (!w && (run.exit.status === 'budget' || run.exit.status === 'timeout')) {
+      // Evaluating runs the program again with the expression at every event: it can cost the
+      // budget this stop needs; the limit is named, not taken for another run of the program.
+      const limit = run.exit.status === 'budget' ? `its event budget (${this.limits.maxEvents ?? LIVE_LIMITS.maxEvents} events)` : `its time limit (${this.limits.timeLimit ?? LIVE_LIMITS.timeLimit} s)`;
+      return { error: `evaluating it runs the program again, and that run hit ${limit} before this stop: ${run.exit.message ?? ''} (raise max_events or timeout_s)` };
+    }
     if (!w || w.frame !== e.frame || w.line !== e.line || w.event !== e.event) {
       return { error: 'the program ran differently when it was run again to evaluate this (it is not deterministic)' };
     }

@@ -30,7 +30,7 @@ describe('pdbOutput', () => {
     const nasty = 'x\x1b[2J\r\u202e';
     const lines = [
       ...locationLines('prog.py', { function: 'f', line: 1, returned: `'${nasty}'` }, `print("${nasty}")`),
-      ...tracebackLines('prog.py', [{ function: 'f', line: 1, source: nasty }], `ValueError: ${nasty}`),
+      ...tracebackLines('prog.py', [{ function: 'f', line: 1, source: nasty , file: 'main.py' }], `ValueError: ${nasty}`),
       ...listLines([nasty], 1, 1, 1, new Set()),
     ];
     for (const l of lines) expect(l.text).not.toMatch(CONTROL);

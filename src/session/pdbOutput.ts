@@ -68,7 +68,9 @@ export function breakpointTable(file: string, bps: readonly PdbBreakpoint[]): Ou
 export function tracebackLines(file: string, frames: readonly TracebackFrame[], message: string): OutLine[] {
   const out = [line('Traceback (most recent call last):', 'error')];
   for (const f of frames) {
-    out.push(line(oneLine(`  File "${file}", line ${f.line}, in ${f.function}`), 'error'));
+    // the main file by the name it was started with; another module by its name in the project
+    const shown = f.file && f.file !== frames[0]?.file ? f.file : file;
+    out.push(line(oneLine(`  File "${shown}", line ${f.line}, in ${f.function}`), 'error'));
     if (f.source) out.push(line(`    ${safeLines(f.source)}`, 'error'));
   }
   out.push(line(oneLine(message), 'error'));

@@ -22,6 +22,8 @@ import { sureness } from '../core/confidence';
 import { errorLine, line, listLines, locationLines, modelLine, predictedText, tracebackLines, type FrameText, type OutLine } from './pdbOutput';
 import { prettyRepr } from './prettyRepr';
 import { ProgramError } from './programSession';
+import type { ExceptionMode } from './exceptionStops';
+import { sourceOfFile } from '../core/location';
 
 export type { OutLine };
 
@@ -36,6 +38,8 @@ export interface PdbOptions {
   /** `predict` with the model off: loads it when first asked. */
   loadModel?: () => Promise<LiveModel>;
   limits?: LiveOptions['limits'];
+  /** Stops where exceptions are raised (`--exceptions`). */
+  exceptions?: ExceptionMode;
 }
 
 export interface PdbReply {
@@ -97,6 +101,7 @@ export class PdbSession {
       engine: options.engine,
       breakpoints: options.breakpoints ?? [],
       file: options.file,
+      ...(options.exceptions ? { exceptions: options.exceptions } : {}),
       ...(options.model ? { model: options.model } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
     });
@@ -354,7 +359,7 @@ export class PdbSession {
         out.push(...tracebackLines(file, state.traceback ?? [], state.message ?? 'an exception'));
         out.push(line('Uncaught exception. Entering post mortem debugging (p, w, l, a and rf look where it was raised)', 'note'));
         const f = this.frames()[0];
-        if (f) out.push(...locationLines(file, this.frameText(f), this.source[f.line - 1]));
+        if (f) out.push(...this.frameLocation(f));
       } else if (state.status === 'normal') {
         out.push(line(`The program finished${this.live.call && state.value !== undefined ? ` and returned ${oneLine(state.value)}` : ''}.`, 'note'));
       } else out.push(errorLine(`the program was stopped (${state.status}): ${state.message ?? ''}`));
@@ -365,7 +370,7 @@ export class PdbSession {
     if (state.event === 'return') out.push(line('--Return--', 'note'));
     if (state.event === 'exception') out.push(line(oneLine(state.value ?? 'an exception'), 'error'));
     const f = this.frames()[0]!;
-    out.push(...locationLines(file, this.frameText(f), this.source[Math.max(1, state.line) - 1]));
+    out.push(...this.frameLocation(f));
     if (state.event === 'return' && state.raising) out.push(line(oneLine(`(leaving by the exception ${state.value ?? ''})`), 'note'));
   }
 
@@ -452,7 +457,7 @@ export class PdbSession {
     if (frames.length === 0) throw new PdbError('there is no frame here');
     for (let i = frames.length - 1; i >= 0; i--) {
       const f = frames[i]!;
-      out.push(...locationLines(this.options.file, this.frameText(f), this.source[Math.max(1, f.line) - 1], i === this.selected));
+      out.push(...this.frameLocation(f, i === this.selected));
     }
     if (this.stopModel) out.push(this.stopModel);
   }
@@ -466,8 +471,17 @@ export class PdbSession {
     this.selected = next;
     this.listFrom = null;
     const f = frames[next]!;
-    out.push(...locationLines(this.options.file, this.frameText(f), this.source[Math.max(1, f.line) - 1]));
+    out.push(...this.frameLocation(f));
     if (this.stopModel) out.push(this.stopModel);
+  }
+
+  /** A frame's `> file(line)function()` and its source line, in the file the frame is in (a
+   * program of several files; the main file goes by the name it was started with). */
+  private frameLocation(f: FrameAt, current = true): OutLine[] {
+    const index = this.rec.codes[this.rec.events[f.event]?.code ?? -1]?.file ?? 0;
+    if (index === 0) return locationLines(this.options.file, this.frameText(f), this.source[Math.max(1, f.line) - 1], current);
+    const text = sourceLines(sourceOfFile(this.rec, index) ?? '')[Math.max(1, f.line) - 1];
+    return locationLines(f.file, this.frameText(f), text, current);
   }
 
   private currentLine(): number | undefined {

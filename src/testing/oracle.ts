@@ -48,3 +48,26 @@ export function snapshot(rec: Recording, pos: Position): Snapshot {
   if (e.value !== undefined) snap.value = e.raising ? 'None' : e.value;
   return snap;
 }
+
+/** A project's run under CPython's bdb (bdb_project.py): where `continue` stops with breakpoints
+ * in any file, where exceptions are raised, and where the uncaught one was. */
+export interface ProjectBdbAnswer {
+  stops: Array<{ file: string; line: number; function: string; event: string; exc_type?: string }>;
+  uncaught: { file: string; line: number; function: string; event: string; exc_type: string } | null;
+}
+
+export interface ProjectBdbRequest {
+  main: string;
+  source: string;
+  files: Record<string, string>;
+  argv?: string[];
+  breakpoints?: Array<{ file?: string; line: number }>;
+  exceptions?: 'raised' | 'none';
+}
+
+export async function projectBdb(request: ProjectBdbRequest): Promise<ProjectBdbAnswer> {
+  const engine = await loadNodeEngine();
+  installModule(engine.pyodide, 'bdb_project', readRepoFile('src/testing/bdb_project.py'));
+  const mod = engine.pyodide.pyimport('bdb_project') as unknown as { run_json: (r: string) => string };
+  return JSON.parse(mod.run_json(JSON.stringify(request))) as ProjectBdbAnswer;
+}

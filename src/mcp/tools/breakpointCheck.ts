@@ -1,52 +1,41 @@
-// Breakpoints as an agent gives them, checked against the program: a line without code, a line
-// past the end or a condition that does not parse is reported (verified: false, with why) and not
-// set, never accepted silently.
+// Breakpoints as an agent gives them: a line (of the main file), or {file?, line, condition?,
+// hit_count?}; checked against the program's files in the session layer (session/breakpointSpecs.ts).
 
 import { z } from 'zod';
-import type { BreakCondition } from '../../core/navigator';
 import type { PythonHost } from '../../realEngine/pythonHost';
-import { summarizeLines } from '../toolKit';
+import { resolveBreakpoints, type BreakpointSpec, type ProgramFiles, type ResolvedBreakpoints } from '../../session/breakpointSpecs';
 
 export const breakpointArg = z.union([
   z.number().int().positive(),
   z.object({
+    file: z.string().max(4_096).optional().describe('The file, relative to the program\'s folder (e.g. "pricing.py"); absent: the main file'),
     line: z.number().int().positive().describe('A line with code'),
     condition: z.string().max(2_000).optional().describe('Stop only where this Python expression is true, e.g. "i > 10"'),
     hit_count: z.number().int().positive().optional().describe('Stop only from this hit on'),
   }),
 ]);
 
-export interface Verified {
-  lines: number[];
-  conditions: Map<number, BreakCondition>;
-  report: Array<{ line: number; verified: boolean; message?: string }>;
-}
+export type BreakpointArg = number | { file?: string; line: number; condition?: string; hit_count?: number };
 
-export async function verifyBreakpoints(host: PythonHost, source: string, given: ReadonlyArray<number | { line: number; condition?: string; hit_count?: number }>): Promise<Verified> {
-  const info = await host.codeLines(source);
-  const out: Verified = { lines: [], conditions: new Map(), report: [] };
-  // a program that does not compile is refused when it starts, with its line and column
-  if ('error' in info) return out;
-  const total = source.split('\n').length;
-  for (const item of given) {
-    const { line, condition, hit_count } = typeof item === 'number' ? { line: item, condition: undefined, hit_count: undefined } : item;
-    let message: string | undefined;
-    if (line > total) message = `line ${line} is past the end of the program (${total} lines)`;
-    else if (!info.lines.includes(line)) message = `line ${line} has no code (lines with code: ${summarizeLines(info.lines)})`;
-    else if (condition !== undefined && condition.trim() !== '') {
-      const error = await host.expressionError(condition);
-      if (error) message = `the condition is not a Python expression: ${error}`;
-    }
-    if (message) {
-      out.report.push({ line, verified: false, message });
-      continue;
-    }
-    out.report.push({ line, verified: true });
-    if (!out.lines.includes(line)) out.lines.push(line);
-    const c: BreakCondition = {};
-    if (condition !== undefined && condition.trim() !== '') c.condition = condition;
-    if (hit_count !== undefined) c.hitCount = hit_count;
-    if (c.condition !== undefined || c.hitCount !== undefined) out.conditions.set(line, c);
-  }
-  return out;
+/** A breakpoint answer as the tools declare it. */
+export const breakpointAnswer = z.object({
+  file: z.string(),
+  line: z.number(),
+  verified: z.boolean(),
+  message: z.string().optional(),
+  condition_error: z.string().optional(),
+});
+
+export type Verified = ResolvedBreakpoints;
+
+export function verifyBreakpoints(host: PythonHost, program: ProgramFiles, given: readonly BreakpointArg[]): Promise<Verified> {
+  const specs: BreakpointSpec[] = given.map((item) => {
+    if (typeof item === 'number') return { line: item };
+    const spec: BreakpointSpec = { line: item.line };
+    if (item.file !== undefined) spec.file = item.file;
+    if (item.condition !== undefined) spec.condition = item.condition;
+    if (item.hit_count !== undefined) spec.hitCount = item.hit_count;
+    return spec;
+  });
+  return resolveBreakpoints(host, program, specs);
 }

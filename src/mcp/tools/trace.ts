@@ -1,7 +1,9 @@
-// trace: the recording in pages, filtered by function or line.
+// trace: the recording in pages, filtered by file, function or line; the program's output is not
+// repeated on every page (the `output` tool pages through it).
 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { eventFile } from '../../core/location';
 import { sessionArg, tool, type ToolDeps } from '../toolKit';
 
 export const TRACE_PAGE = 200;
@@ -20,21 +22,23 @@ export function registerTrace(server: McpServer, deps: ToolDeps): void {
     {
       title: 'The recording, page by page',
       description:
-        "Recorded events of the session's current run (what-if edits included), as `ndb trace --json` writes them (event, line, " +
+        "Recorded events of the session's current run (what-if edits included), as `ndb trace --json` writes them (event, file, line, " +
         'function, depth, frame, locals, value; index: the event\'s place in the run), from `from` (default 0), at most `limit` ' +
-        `(default ${TRACE_PAGE}, at most ${MAX_TRACE_PAGE}, and no more than about ${TRACE_PAGE_CHARS / 1000} KB of events), only those of a function or at a line if asked; next is where the next ` +
-        'page starts (absent at the end); then how the run ended (status, message, value, traceback, stdout).',
+        `(default ${TRACE_PAGE}, at most ${MAX_TRACE_PAGE}, and no more than about ${TRACE_PAGE_CHARS / 1000} KB of events), only those of a file, a function or at a line if asked; next is where the next ` +
+        'page starts (absent at the end); then how the run ended (status, message, value, traceback, stdout_length; the output ' +
+        'itself on the first page only: the output tool pages through it).',
       inputSchema: {
         session: sessionArg,
         from: z.number().int().min(0).optional().describe('The first event index to consider (default 0)'),
         limit: z.number().int().min(1).max(MAX_TRACE_PAGE).optional().describe(`Events per page (default ${TRACE_PAGE})`),
+        file: z.string().max(4_096).optional().describe('Only events in this file (relative to the program\'s folder, e.g. "pricing.py")'),
         function: z.string().max(200).optional().describe('Only events of this function'),
         line: z.number().int().positive().optional().describe('Only events at this line'),
       },
       outputSchema: { events: z.array(anyObject), total: z.number(), next: z.number().optional(), exit: anyObject, truncated: z.boolean() },
       annotations: { title: 'Trace', readOnlyHint: true, destructiveHint: false, openWorldHint: false },
     },
-    async (args: { session: string; from?: number; limit?: number; function?: string; line?: number }) => {
+    async (args: { session: string; from?: number; limit?: number; file?: string; function?: string; line?: number }) => {
       const live = deps.registry.get(args.session);
       const rec = live.recording;
       const limit = args.limit ?? TRACE_PAGE;
@@ -43,9 +47,11 @@ export function registerTrace(server: McpServer, deps: ToolDeps): void {
       let chars = 0;
       for (; i < rec.events.length && events.length < limit; i++) {
         const e = rec.events[i]!;
+        const file = eventFile(rec, e);
+        if (args.file !== undefined && file !== args.file.replace(/^\.\//, '')) continue;
         if (args.function !== undefined && e.function !== args.function) continue;
         if (args.line !== undefined && e.line !== args.line) continue;
-        const event = { index: i, ...e };
+        const event = { index: i, file, ...e };
         chars += JSON.stringify(event).length + 1;
         if (chars > TRACE_PAGE_CHARS && events.length > 0) break;
         events.push(event);
@@ -54,6 +60,9 @@ export function registerTrace(server: McpServer, deps: ToolDeps): void {
       exitState.jump(rec.events.length);
       const exit = { ...(exitState.state as unknown as Record<string, unknown>) };
       delete exit.event;
+      // The output once, on the first page; later pages say only how long it is.
+      if ((args.from ?? 0) > 0) delete exit.stdout;
+      exit.stdout_length = rec.stdout.length;
       return { events, total: rec.events.length, ...(i < rec.events.length ? { next: i } : {}), exit, truncated: i < rec.events.length };
     },
   );

@@ -1,0 +1,56 @@
+// Stops where an exception is raised, as debuggers offer them beside breakpoints (DAP's exception
+// breakpoints; pdb has none): `raised` stops at every exception where it is raised (not again in
+// each caller it passes through), `uncaught` only where the exception that ends the program was
+// raised. Each face sets the mode; the moves below are the one place it acts, for every face.
+
+import type { Action } from '../core/actions';
+import type { DebugSession } from '../core/debugSession';
+import { tracebackOf } from '../core/traceback';
+import type { Position, Recording } from '../core/trace';
+
+export type ExceptionMode = 'raised' | 'uncaught' | 'none';
+
+export const EXCEPTION_MODES: readonly ExceptionMode[] = ['raised', 'uncaught', 'none'];
+
+/** Python's own signals of iteration ending, raised without a traceback inside generators: no
+ * program raises them, so no debugger stops there. */
+const INTERNAL = new Set(['StopIteration', 'StopAsyncIteration', 'GeneratorExit']);
+
+/** The positions where the mode stops, in order. An exception event right after a raising return
+ * of the frame it called is the same exception passing through, not a new raise. */
+export function exceptionStops(rec: Recording, mode: ExceptionMode): Position[] {
+  if (mode === 'none') return [];
+  if (mode === 'uncaught') {
+    const tb = tracebackOf(rec);
+    return tb.length > 0 ? [tb[tb.length - 1]!.position] : [];
+  }
+  const out: Position[] = [];
+  rec.events.forEach((e, j) => {
+    if (e.event !== 'exception') return;
+    if (e.exc_tb_none && INTERNAL.has(e.exc_type ?? '')) return;
+    const prev = rec.events[j - 1];
+    if (prev && prev.event === 'return' && prev.raising && prev.parent === e.frame) return;
+    out.push(j);
+  });
+  return out;
+}
+
+/** A forward move with exception stops: where the action would stop, unless an exception stop
+ * comes first (step_into already stops at every event). Returns whether it stopped at one. */
+export function moveWithExceptions(session: DebugSession, action: Action, mode: ExceptionMode): boolean {
+  const from = session.position;
+  const forward = action.kind === 'step_over' || action.kind === 'step_return' || action.kind === 'continue' || action.kind === 'breakpoint';
+  if (mode === 'none' || !forward) {
+    session.apply(action);
+    return false;
+  }
+  const fork = session.fork();
+  const natural = fork.apply(action);
+  const stop = exceptionStops(session.recording, mode).find((p) => p > from && p < natural);
+  if (stop === undefined) {
+    session.apply(action);
+    return false;
+  }
+  session.jump(stop);
+  return true;
+}
