@@ -200,6 +200,10 @@ async function load(): Promise<RealEngine> {
   const interruptBuffer = await initialised;
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
   Reflect.deleteProperty(self, 'fetch');
+  // From here on only debugged programs make promises of their own (a file load refused, a timer's
+  // callback): one that rejects unhandled is the program's business, reported by Python where it
+  // awaited it, never an error of the page's.
+  self.addEventListener('unhandledrejection', (event) => event.preventDefault());
   const open = [
     ...closeRealm(self),
     // one function of each kind, made here: their constructors are this realm's code makers
