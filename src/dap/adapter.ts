@@ -15,7 +15,7 @@ import { EditError } from '../core/whatIf';
 import { loadLiveModel, ModelUnavailable } from '../session/liveModel';
 import { LiveSession, SessionError } from '../session/liveSession';
 import { ProgramError } from '../session/programSession';
-import { conditionErrors, fileIndex } from '../session/breakpointSpecs';
+import { conditionErrors, fileIndex, sourceOf } from '../session/breakpointSpecs';
 import { projectOptions, readProject, type Project } from '../session/projectFiles';
 import type { ExceptionMode } from '../session/exceptionStops';
 import { eventKey, lineKey } from '../core/location';
@@ -281,8 +281,7 @@ export class NdbDebugAdapter extends DebugSession {
     const host = await this.host!;
     const index = fileIndex(live.program, path) as number;
     if (!this.codeLines.has(index)) {
-      const name = Object.keys(live.program.files ?? {}).filter((f) => f.endsWith('.py'))[index - 1] ?? '';
-      const lines = await host.codeLines(live.program.files?.[name] ?? '');
+      const lines = await host.codeLines(sourceOf(live.program, index));
       this.codeLines.set(index, 'error' in lines ? { error: lines.error } : new Set(lines.lines));
     }
     let k = 0;

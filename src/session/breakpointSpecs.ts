@@ -4,7 +4,7 @@
 // does not parse is reported (verified: false, with why) and not set, never accepted silently.
 
 import { isAbsolute, relative, sep } from 'node:path';
-import { eventKey, keyLocation, lineKey } from '../core/location';
+import { eventKey, keyLocation, lineKey, projectFileNames } from '../core/location';
 import type { BreakCondition } from '../core/navigator';
 import type { Recording } from '../core/trace';
 import type { PythonHost } from '../realEngine/engineProtocol';
@@ -41,8 +41,8 @@ export interface ProgramFiles {
   folder?: string;
 }
 
-export function programFileNames(program: ProgramFiles): string[] {
-  return [program.main, ...Object.keys(program.files ?? {}).filter((f) => f.endsWith('.py'))];
+function programFileNames(program: ProgramFiles): string[] {
+  return projectFileNames(program.main, program.files);
 }
 
 /** The index of `file` among the program's files, or an error message. */
@@ -57,7 +57,8 @@ export function fileIndex(program: ProgramFiles, file: string | undefined): numb
   return `${file} is not a Python file of this program (its files: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''})`;
 }
 
-function sourceOf(program: ProgramFiles, index: number): string {
+/** The source of the program's file `index` (0: the main file). */
+export function sourceOf(program: ProgramFiles, index: number): string {
   return index === 0 ? program.source : (program.files?.[programFileNames(program)[index]!] ?? '');
 }
 

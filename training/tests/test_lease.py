@@ -208,6 +208,17 @@ def test_doc_buffer_windows_start_at_documents_also_after_trimming() -> None:
     buf.add([CONTEXT, 5])
     buf.flush()
     assert list(buf.tokens[-3:]) == [CONTEXT, 5, eot] and buf.tokens[buf.starts[-1]] == CONTEXT
+    # a buffer far from full also grows by eighths of what it holds (each flush copies it whole)
+    big = DocBuffer(eot, max_tokens=10_000)
+    big.add([CONTEXT] + [1] * 799)
+    big.flush(force=False)  # empty: whatever came in counts at once
+    assert len(big) == 801
+    big.add([CONTEXT] + [2] * 50)
+    big.flush(force=False)
+    assert len(big) == 801  # 52 < 801 // 8
+    big.add([CONTEXT] + [3] * 60)
+    big.flush(force=False)
+    assert len(big) == 801 + 52 + 62 and big.tokens[-2] == 3
 
 
 @needs_node
