@@ -335,7 +335,7 @@ describe('the embed in a 358 px frame on a phone', () => {
     await frame.locator('[role="toolbar"][aria-busy="false"]').waitFor({ timeout: STEP_TIMEOUT });
     const fits = await frame.locator('html').evaluate(() => ({ w: document.documentElement.scrollWidth, vw: innerWidth }));
     assert.ok(fits.w <= fits.vw, `the embed is ${fits.w} px wide in a ${fits.vw} px frame`);
-    const toolbar = ['Step into', 'Step over', 'Step out', 'Continue', 'Step back', 'Step back over', 'Back to call', 'Restart'];
+    const toolbar = ['Step into', 'Step over', 'Step out', 'Continue', 'Step back', 'Step back over', 'Back to call', 'Reverse continue', 'Restart'];
     const reach = async () => {
       for (const name of toolbar) {
         const b = frame.getByRole('button', { name, exact: true });

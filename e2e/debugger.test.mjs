@@ -176,7 +176,7 @@ describe('the debugger', () => {
     await expectStatus(/^Syntax error at line 2/);
     await page.locator('.monaco-editor .squiggly-error').waitFor({ timeout: STEP_TIMEOUT });
     // Nothing can step in a program that could not start: only Restart, until the code changes.
-    for (const name of ['Step into', 'Step over', 'Step out', 'Continue', 'Step back', 'Step back over', 'Back to call']) {
+    for (const name of ['Step into', 'Step over', 'Step out', 'Continue', 'Step back', 'Step back over', 'Back to call', 'Reverse continue']) {
       assert.equal(await button(page, name).isDisabled(), true, name);
     }
     assert.equal(await button(page, 'Restart').isEnabled(), true);

@@ -87,6 +87,42 @@ describe('the debugger beside VS Code and Python Tutor', () => {
     assert.match((await button(page, 'Back to call').getAttribute('title')) ?? '', /Ctrl\+Shift\+F11/);
   });
 
+  it('stops where an exception is raised when its switch is on, and Reverse continue (Ctrl+F5) goes back to the previous breakpoint stop', async () => {
+    const code = 'def parse(items):\n    out = []\n    for s in items:\n        try:\n            out.append(int(s))\n        except ValueError:\n            out.append(0)\n    return out\n';
+    await program(code, 'parse(["1", "x", "3"])');
+    const stops = page.getByRole('switch', { name: 'Stop where exceptions are raised' });
+    await stops.check();
+    await press(page, 'Continue');
+    await expectStatus(/^exception at line 5 in parse: ValueError/);
+    assert.equal((await variables(page)).values.s, "'x'");
+    await press(page, 'Continue');
+    await expectStatus(/^Program finished: returned \[1, 0, 3\]/);
+    await stops.uncheck();
+    await press(page, 'Restart');
+    await press(page, 'Continue');
+    await expectStatus(/^Program finished: returned \[1, 0, 3\]/);
+
+    await clickGlyph(page, 5);
+    await press(page, 'Restart');
+    assert.equal(await button(page, 'Reverse continue').isDisabled(), true, 'nothing before the entry');
+    for (let i = 0; i < 3; i++) await press(page, 'Continue');
+    await expectStatus(/^line 5 in parse/);
+    assert.equal((await variables(page)).values.s, "'3'");
+    await press(page, 'Reverse continue');
+    await expectStatus(/^line 5 in parse/);
+    assert.equal((await variables(page)).values.s, "'x'");
+    await page.mouse.click(5, 5);
+    await page.keyboard.press('Control+F5');
+    await idle(page);
+    assert.equal((await variables(page)).values.s, "'1'");
+    await page.keyboard.press('Control+F5');
+    await idle(page);
+    await expectStatus(/^call of parse \(line 1\)/);
+    assert.equal(await button(page, 'Reverse continue').isDisabled(), true);
+    assert.match((await button(page, 'Reverse continue').getAttribute('title')) ?? '', /Ctrl\+F5/);
+    await clickGlyph(page, 5);
+  });
+
   it('shows the traceback of an uncaught exception and marks the failing line', async () => {
     await program('def average(values):\n    return total(values) / len(values)\n\ndef total(values):\n    return sum(values) / 0\n', 'average([1, 2])');
     await press(page, 'Continue');

@@ -9,7 +9,7 @@ import { before, describe, it } from 'node:test';
 import { LOAD_TIMEOUT, SCREENSHOTS, STEP_TIMEOUT, button, clickGlyph, idle, openApp, press, status, watchErrors } from './helpers.mjs';
 import { useApp } from './setup.mjs';
 
-const TOOLBAR = ['Step into', 'Step over', 'Step out', 'Continue', 'Step back', 'Step back over', 'Back to call', 'Restart'];
+const TOOLBAR = ['Step into', 'Step over', 'Step out', 'Continue', 'Step back', 'Step back over', 'Back to call', 'Reverse continue', 'Restart'];
 const LAYOUTS = [
   { name: 'phone', viewport: { width: 390, height: 844 }, shot: 'screenshot-phone.png' },
   { name: 'laptop', viewport: { width: 1366, height: 768 }, shot: 'screenshot.png' },

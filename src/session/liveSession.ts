@@ -176,7 +176,8 @@ export class LiveSession {
    * Returns whether a breakpoint was found. */
   async reverseContinue(): Promise<boolean> {
     const { pos, hit } = reverseContinueTarget(this.real);
-    await this.jump(pos);
+    // Never forward: from before the first event (the app's entry) there is nothing behind.
+    if (pos >= 0 && pos < this.real.position) await this.jump(pos);
     return hit;
   }
 
@@ -209,6 +210,15 @@ export class LiveSession {
     const from = fork.position;
     const recording = fork.recording;
     return fork.apply(action) !== from || fork.recording !== recording;
+  }
+
+  /** Whether reverse continue would move the debugger from here, with `breakpoints` as they would be set. */
+  canReverseContinue(breakpoints: readonly number[] = this.breakLines): boolean {
+    if (this.recording.events.length === 0) return false;
+    const fork = this.real.fork();
+    syncBreakLines(fork, breakpoints, this.conditions);
+    const { pos } = reverseContinueTarget(fork);
+    return pos >= 0 && pos < fork.position;
   }
 
   /** Records the program again evaluating `watch` at every event, at the same stop; throws

@@ -48,7 +48,8 @@ describe('keys', () => {
     expect(commandForKey(key('F10', { ctrl: true }))?.label).toBe('Step back over');
     expect(commandForKey(key('F11', { ctrl: true, shift: true }))?.label).toBe('Back to call');
     expect(commandForKey(key('F11', { alt: true }))).toBeUndefined();
-    expect(commandForKey(key('F5', { ctrl: true }))).toBeUndefined();
+    expect(commandForKey(key('F5', { ctrl: true }))?.label).toBe('Reverse continue');
+    expect(commandForKey(key('F5', { ctrl: true, shift: true }))).toBeUndefined();
   });
 
   it('gives no two buttons the same key', () => {

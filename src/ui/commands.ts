@@ -23,7 +23,8 @@ export interface CommandSpec {
 }
 
 // Forward keys are VS Code's. Going back is Ctrl with the key of the forward move it undoes:
-// Ctrl+F11 undoes Step into, Ctrl+F10 Step over, Ctrl+Shift+F11 Step out (back to the call).
+// Ctrl+F11 undoes Step into, Ctrl+F10 Step over, Ctrl+Shift+F11 Step out (back to the call), Ctrl+F5
+// Continue (reverse continue, back to the previous breakpoint stop).
 export const COMMANDS: readonly CommandSpec[] = [
   { label: 'Step into', short: 'Into', command: { kind: 'step_into' }, key: 'F11', keyLabel: 'F11', icon: '↓', help: 'Go to the very next event, into calls', group: 'forward' },
   { label: 'Step over', short: 'Over', command: { kind: 'step_over' }, key: 'F10', keyLabel: 'F10', icon: '↷', help: 'Go to the next line of this function, over calls', group: 'forward' },
@@ -32,6 +33,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   { label: 'Step back', short: 'Back', command: { kind: 'inv_step_into' }, key: 'F11', ctrl: true, keyLabel: 'Ctrl+F11', icon: '↶', help: 'Go back one event', group: 'backward' },
   { label: 'Step back over', short: 'Back over', command: { kind: 'inv_step_over' }, key: 'F10', ctrl: true, keyLabel: 'Ctrl+F10', icon: '⤺', help: 'Go back to the previous line of this function, over calls', group: 'backward' },
   { label: 'Back to call', short: 'To call', command: { kind: 'inv_step_call' }, key: 'F11', ctrl: true, shift: true, keyLabel: 'Ctrl+Shift+F11', icon: '⇤', help: 'Go back to where this function was called: with which arguments?', group: 'backward' },
+  { label: 'Reverse continue', short: 'Reverse', command: { kind: 'inv_continue' }, key: 'F5', ctrl: true, keyLabel: 'Ctrl+F5', icon: '◀', help: 'Go back to the previous stop at a breakpoint, or to the start', group: 'backward' },
   { label: 'Restart', short: 'Restart', command: { kind: 'restart' }, icon: '⟲', help: 'Run the program again from the start', group: 'run' },
 ];
 

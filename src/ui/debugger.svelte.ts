@@ -12,6 +12,7 @@ import type { Position, Recording } from '../core/trace';
 import { EditError, type Edit } from '../core/whatIf';
 import { EngineError } from '../realEngine/client';
 import type { RecordOptions } from '../realEngine/recordOptions';
+import type { ExceptionMode } from '../session/exceptionStops';
 import { LiveSession, type LiveOptions } from '../session/liveSession';
 import type { ErrorMarker, FrameView, WatchRow } from './debuggerViews';
 import { EngineConnection, type AppEngine, type ConnectEngine } from './engineConnection.svelte';
@@ -44,6 +45,8 @@ export class Debugger {
   private halted = $state.raw<{ source: string; call: string; by: 'user' | 'limit' } | null>(null);
   /** The user pressed Stop during the current run. */
   private stopRequested = false;
+  /** Where exceptions stop the forward moves (the switch beside the breakpoints' legend). */
+  exceptions = $state<ExceptionMode>('none');
 
   /** Told of every move (the neural engine follows the debugger through this). */
   onEvent: ((ev: DebuggerEvent) => void) | null = null;
@@ -122,8 +125,9 @@ export class Debugger {
     const live = this.live;
     if (this.dirty || !live) {
       // A step records the changed program first and then stands at its first event.
-      return !isInverse(command) && this.haltedBy === null && this.program.source.trim() !== '';
+      return !backwards(command) && this.haltedBy === null && this.program.source.trim() !== '';
     }
+    if (command.kind === 'inv_continue') return live.canReverseContinue(this.program.breakpoints);
     return live.canDo(command, this.program.breakpoints);
   }
 
@@ -232,16 +236,26 @@ export class Debugger {
     const live = this.live;
     if (!live) return;
     live.setBreakLines(this.program.breakpoints);
+    live.setExceptions(this.exceptions);
     // Stepping back to before an edit returns to the recording it was made in.
     const from = live.position;
     const recording = live.recording;
-    await live.act(command);
+    if (command.kind === 'inv_continue') await live.reverseContinue();
+    else await live.act(command);
     // Nothing moved (a forward step at the exit, a step back at the entry): nothing to report,
     // so nothing is scored.
     if (live.position === from && live.recording === recording) return;
     this.adopt(live);
     this.moveTo(live.position);
-    if (this.recording) this.emit({ kind: 'action', recording: this.recording, action: command, position: this.position, breakpoints: [...this.program.breakpoints] });
+    // Reverse continue and an exception stop are no single model action: the model starts again
+    // from the stop, as after a jump on the timeline.
+    if (command.kind === 'inv_continue' || live.atExceptionStop) this.emitJump();
+    else if (this.recording) this.emit({ kind: 'action', recording: this.recording, action: command, position: this.position, breakpoints: [...this.program.breakpoints] });
+  }
+
+  /** Whether the last move stopped where an exception was raised (before its own stop). */
+  get atExceptionStop(): boolean {
+    return this.live?.atExceptionStop ?? false;
   }
 
   /** The timeline: any position, as if stepped there. */
@@ -332,6 +346,7 @@ export class Debugger {
       conditions: conditionMap(this.program.conditions),
       limits,
       watch: this.program.runnableWatches,
+      exceptions: this.exceptions,
     };
   }
 
@@ -370,4 +385,9 @@ export class Debugger {
 
 function conditionMap(conditions: Readonly<Record<number, BreakCondition>>): Map<number, BreakCondition> {
   return new Map(Object.entries(conditions).map(([line, c]) => [Number(line), c]));
+}
+
+/** A move back through the recording (never the first move of a fresh run). */
+function backwards(command: Command): boolean {
+  return command.kind === 'inv_continue' || (command.kind !== 'restart' && isInverse(command));
 }

@@ -39,6 +39,11 @@ class StandInEngine {
     const a = this.answers[i]!;
     a.resolve({ ...recording(a.source), events: [], exit });
   }
+  /** Answers with a run of these events. */
+  answerEvents(i: number, events: Recording['events']): void {
+    const a = this.answers[i]!;
+    a.resolve({ ...recording(a.source), events });
+  }
   fail(i: number, message: string): void {
     this.answers[i]!.reject(new Error(message));
   }
@@ -164,5 +169,66 @@ describe('buttons that would do nothing', () => {
     await done;
     expect(Object.entries(debug.available).filter(([, on]) => on).map(([k]) => k)).toEqual(['restart']);
     expect(debug.view.errorMarker).toMatchObject({ line: 2, column: 5, kind: 'syntax' });
+  });
+});
+
+describe('Debugger: reverse continue and exception stops', () => {
+  const at = (event: 'call' | 'line' | 'exception' | 'return', line: number, extra: object = {}) => ({ event, line, function: 'f', depth: 0, frame: 1, parent: -1, code: 0, locals: {}, out: 0, ...extra });
+  // f: line 2 three times (a loop); an exception raised and caught at line 3 in the second pass.
+  const EVENTS: Recording['events'] = [
+    at('call', 1),
+    at('line', 2, { locals: { i: '0' } }),
+    at('line', 3),
+    at('line', 2, { locals: { i: '1' } }),
+    at('line', 3),
+    at('exception', 3, { exc_type: 'ValueError', value: "ValueError('no')" }),
+    at('line', 4),
+    at('line', 2, { locals: { i: '2' } }),
+    at('return', 5, { value: 'None' }),
+  ];
+
+  async function recorded() {
+    const s = await started();
+    const done = s.debug.record();
+    s.engine.answerEvents(0, EVENTS);
+    await done;
+    return s;
+  }
+
+  it('goes back to the previous breakpoint stop, then to the entry, and is disabled there', async () => {
+    const { debug, program, events } = await recorded();
+    program.breakpoints = [2];
+    expect(debug.available.inv_continue).toBe(false);
+    await debug.run({ kind: 'continue' });
+    await debug.run({ kind: 'continue' });
+    await debug.run({ kind: 'continue' });
+    expect(debug.position).toBe(7);
+    const before = events.length;
+    await debug.run({ kind: 'inv_continue' });
+    expect(debug.position).toBe(3);
+    // Not one of the model's actions: the model starts again from the stop, as after a jump.
+    expect(events.slice(before).map((e) => e.kind)).toEqual(['jump']);
+    await debug.run({ kind: 'inv_continue' });
+    expect(debug.position).toBe(1);
+    await debug.run({ kind: 'inv_continue' });
+    expect(debug.position).toBe(0);
+    expect(debug.available.inv_continue).toBe(false);
+  });
+
+  it('stops forward moves where an exception is raised only while the switch is on', async () => {
+    const { debug, events } = await recorded();
+    debug.exceptions = 'raised';
+    await debug.run({ kind: 'continue' });
+    expect(debug.position).toBe(5);
+    expect(debug.atExceptionStop).toBe(true);
+    expect(events[events.length - 1]!.kind).toBe('jump');
+    await debug.run({ kind: 'continue' });
+    expect(debug.position).toBe(EVENTS.length);
+    await debug.run({ kind: 'inv_continue' });
+    debug.exceptions = 'none';
+    await debug.run({ kind: 'step_over' });
+    await debug.run({ kind: 'continue' });
+    expect(debug.position).toBe(EVENTS.length);
+    expect(debug.atExceptionStop).toBe(false);
   });
 });

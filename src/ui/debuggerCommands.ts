@@ -5,8 +5,9 @@ import type { Action } from '../core/actions';
 import type { Position, Recording } from '../core/trace';
 import { LIVE_LIMITS } from '../core/limits';
 
-/** What a toolbar button does: a debugger action, or re-running the program. */
-export type Command = Action | { kind: 'restart' };
+/** What a toolbar button does: a debugger action, reverse continue (a move over the recording,
+ * not one of the model's actions), or re-running the program. */
+export type Command = Action | { kind: 'inv_continue' } | { kind: 'restart' };
 
 export type CommandKind = Command['kind'];
 
@@ -19,6 +20,7 @@ export const TOOLBAR: readonly Command[] = [
   { kind: 'inv_step_into' },
   { kind: 'inv_step_over' },
   { kind: 'inv_step_call' },
+  { kind: 'inv_continue' },
   { kind: 'restart' },
 ];
 

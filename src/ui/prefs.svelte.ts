@@ -1,5 +1,5 @@
 // What the page remembers across a reload, beside the share link (which holds the program): the
-// model's Mode, Predict first, and the panels folded away. Kept in the browser's storage for this
+// model's Mode, Predict first, exception stops, and the panels folded away. Kept in the browser's storage for this
 // origin (browser.ts); a blocked storage just forgets.
 
 import { modeOf, type Mode } from './modes';
@@ -13,6 +13,8 @@ export interface PrefsStorage {
 export interface PrefsData {
   mode?: Mode;
   predictFirst?: boolean;
+  /** Forward moves stop where an exception is raised. */
+  exceptionStops?: boolean;
   /** Panels by name (`callstack`, `output`, …): true when folded away. */
   folded?: Record<string, boolean>;
 }
@@ -26,11 +28,12 @@ export function parsePrefs(text: string | null): PrefsData {
     return {};
   }
   if (!raw || typeof raw !== 'object') return {};
-  const { mode, predictFirst, folded } = raw as Record<string, unknown>;
+  const { mode, predictFirst, exceptionStops, folded } = raw as Record<string, unknown>;
   const out: PrefsData = {};
   const saved = modeOf(mode);
   if (saved) out.mode = saved;
   if (typeof predictFirst === 'boolean') out.predictFirst = predictFirst;
+  if (typeof exceptionStops === 'boolean') out.exceptionStops = exceptionStops;
   if (folded && typeof folded === 'object') {
     const f: Record<string, boolean> = {};
     for (const [name, value] of Object.entries(folded as Record<string, unknown>)) if (typeof value === 'boolean') f[name] = value;
@@ -56,6 +59,10 @@ export class Prefs {
     return this.data.predictFirst;
   }
 
+  get exceptionStops(): boolean | undefined {
+    return this.data.exceptionStops;
+  }
+
   /** Whether the panel `name` was folded away (undefined: the user never folded or unfolded it). */
   folded(name: string): boolean | undefined {
     return this.data.folded?.[name];
@@ -67,6 +74,10 @@ export class Prefs {
 
   setPredictFirst(on: boolean): void {
     this.save({ ...this.data, predictFirst: on });
+  }
+
+  setExceptionStops(on: boolean): void {
+    this.save({ ...this.data, exceptionStops: on });
   }
 
   setFolded(name: string, folded: boolean): void {
