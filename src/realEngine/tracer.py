@@ -197,6 +197,24 @@ def _cut_size(value: Any, text: str) -> int | None:
     return len(value) if shortened or text.endswith(TRUNCATION_MARK) else None
 
 
+# Frames the tracer may use past the program's recursion limit, so that the innermost frames of
+# a runaway recursion keep their values: the tracer runs on top of the program's deepest frame.
+TRACER_HEADROOM = 100
+
+
+def _raise_recursion_limit() -> int | None:
+    """Gives the tracer TRACER_HEADROOM frames past the program's recursion limit; returns the
+    limit to put back, or None past it (while a RecursionError is being raised), where Python
+    would refuse to put it back before the program runs on."""
+    limit = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(limit)  # raises RecursionError at or past the limit
+    except RecursionError:
+        return None
+    sys.setrecursionlimit(limit + TRACER_HEADROOM)
+    return limit
+
+
 class _Reprer:
     def __init__(self, max_repr: int) -> None:
         self.max_repr = max_repr
@@ -535,7 +553,12 @@ class Recorder:
             # whose events are slow still stops at its limit.
             if self.time_limit is not None and time.monotonic() - self.started > self.time_limit:
                 raise StopProgram("timeout", f"Stopped after {self.time_limit:g} s (the time limit)")
-            self._record(frame, event, arg)
+            limit = _raise_recursion_limit()
+            try:
+                self._record(frame, event, arg)
+            finally:
+                if limit is not None:
+                    sys.setrecursionlimit(limit)
             return self.trace
         except BaseException:
             # CPython takes a tracer away when it raises: that is not a program removing it.
