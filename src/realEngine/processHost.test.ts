@@ -31,4 +31,24 @@ describe('ProcessHost', () => {
     expect(loop.exit.status).toBe('timeout');
     expect(loop.events.length).toBeGreaterThan(0);
   });
+
+  it('stops a sleep past the time limit at the limit, keeping what ran before it', async () => {
+    const code = 'import time\n\ndef nap():\n    print("before")\n    time.sleep(30)\n    print("after")\n';
+    const rec = await host.record(code, 'nap()', { timeLimit: 1 });
+    expect(rec.exit).toMatchObject({ status: 'timeout', message: 'Stopped after 1 s (the time limit), in time.sleep(30)' });
+    expect(rec.stdout).toBe('before\n');
+    // the run ends at the sleep: no events of the stop unwinding the frames
+    expect(rec.events.at(-1)).toMatchObject({ event: 'line', line: 5 });
+    expect(rec.events.some((e) => e.event === 'exception')).toBe(false);
+    // a sleep within the limit sleeps, and refuses what time.sleep refuses
+    const short = await host.record('import time\n\ndef f():\n    time.sleep(0.01)\n    time.sleep(-1)\n', 'f()', { timeLimit: 5 });
+    expect(short.exit).toMatchObject({ status: 'exception', message: 'ValueError: sleep length must be non-negative' });
+  });
+
+  it('stops a run of very many events early enough to send them within its limit, and says so', async () => {
+    const rec = await host.record('def g():\n    i = 0\n    while True:\n        i += 1\n', 'g()', { timeLimit: 30, maxEvents: 1_000_000 });
+    expect(rec.exit.status).toBe('timeout');
+    expect(rec.exit.message).toMatch(/^Stopped after [\d.]+ s, to send its [\d,]+ events within the time limit \(30 s\)$/);
+    expect(rec.events.length).toBeGreaterThan(100_000);
+  }, 60_000);
 });

@@ -68,7 +68,9 @@ export class ProcessHost extends DefaultOwnerHost {
 
   constructor(options: ProcessHostOptions = {}) {
     super();
-    this.graceMs = options.graceMs ?? 4_000;
+    // The tracer stops a run at its limit, early enough to send what it recorded within this
+    // (tracer.py, ANSWER_SECONDS_PER_EVENT): only a call Python cannot interrupt runs past it.
+    this.graceMs = options.graceMs ?? 1_000;
     this.quickMs = options.quickMs ?? 10_000;
     this.loadMs = options.loadMs ?? 120_000;
     this.keepSpare = options.spare ?? true;

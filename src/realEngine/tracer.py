@@ -37,6 +37,13 @@ MAX_STDOUT = 100_000
 TRUNCATION_MARK = "\u2026"
 
 
+# A run's answer must arrive within its time limit and a second (processHost.ts ends the engine
+# from outside then: a call Python cannot interrupt). Writing the answer takes time in proportion
+# to the events recorded, so a run with many stops early enough to send them in that second.
+ANSWER_SECONDS_PER_EVENT = 40e-6
+ANSWER_MARGIN_S = 0.5
+
+
 class StopProgram(BaseException):
     """Raised from the trace function to end a runaway program (a BaseException so that a user's
     ``except Exception`` cannot swallow it)."""
@@ -551,8 +558,8 @@ class Recorder:
                 )
             # Checked at every event (a clock read costs far less than recording one), so that a run
             # whose events are slow still stops at its limit.
-            if self.time_limit is not None and time.monotonic() - self.started > self.time_limit:
-                raise StopProgram("timeout", f"Stopped after {self.time_limit:g} s (the time limit)")
+            if self.time_limit is not None:
+                self._check_time()
             limit = _raise_recursion_limit()
             try:
                 self._record(frame, event, arg)
@@ -565,6 +572,35 @@ class Recorder:
             self.left_by_error = True
             ndb_sandbox.tracer_raising()
             raise
+
+    def _check_time(self) -> None:
+        assert self.time_limit is not None
+        elapsed = time.monotonic() - self.started
+        if elapsed > self.time_limit:
+            raise StopProgram("timeout", f"Stopped after {self.time_limit:g} s (the time limit)")
+        if elapsed + len(self.events) * ANSWER_SECONDS_PER_EVENT > self.time_limit + ANSWER_MARGIN_S:
+            raise StopProgram("timeout", f"Stopped after {elapsed:.1f} s, to send its {len(self.events):,} events "
+                              f"within the time limit ({self.time_limit:g} s)")
+
+    def sleep(self, real_sleep: Any) -> Any:
+        """time.sleep for the program: a sleep past the time limit (which Python cannot interrupt)
+        sleeps until the limit and stops the run there, with what it recorded."""
+
+        def sleep(seconds: float) -> None:
+            seconds = float(seconds)
+            if seconds < 0:
+                raise ValueError("sleep length must be non-negative")
+            if self.time_limit is not None:
+                left = self.started + self.time_limit - time.monotonic()
+                if seconds > left:
+                    real_sleep(max(0.0, left))
+                    # The run ends here: no events for the stop unwinding the program's frames.
+                    self.left_by_error = True
+                    ndb_sandbox.set_tracer(None)
+                    raise StopProgram("timeout", f"Stopped after {self.time_limit:g} s (the time limit), in time.sleep({seconds:g})")
+            real_sleep(seconds)
+
+        return sleep
 
     def _record(self, frame: types.FrameType, event: str, arg: Any) -> None:
         fid = self._frame_id(frame)
@@ -828,6 +864,8 @@ def record(
     saved_argv = sys.argv
     sys.argv = [result["files"][0] if project is not None else USER_FILENAME, *(str(a) for a in argv or [])]
     saved_stdout, saved_stderr, saved_stdin, saved_input = sys.stdout, sys.stderr, sys.stdin, builtins.input
+    saved_sleep = time.sleep
+    time.sleep = recorder.sleep(saved_sleep)
     sys.stdout = recorder.stdout
     sys.stderr = recorder.stderr
     if stdin is None:
@@ -881,6 +919,7 @@ def record(
         sys.stdin = saved_stdin
         builtins.input = saved_input
         sys.argv = saved_argv
+        time.sleep = saved_sleep
     if tampered:
         # Past Python's layer a program can rewrite what is recorded; where the tracer can tell,
         # the run says so instead of "normal".

@@ -53,7 +53,7 @@ export function registerStartSession(server: McpServer, deps: ToolDeps): void {
         breakpoints: z.array(breakpointArg).max(100).optional().describe('Breakpoint lines of the main file, or {file?, line, condition?, hit_count?}'),
         engine: z.enum(ENGINES as [string, ...string[]]).optional().describe('real (default), neural or both'),
         max_events: z.number().int().min(100).max(MAX_EVENTS_CEILING).optional().describe(`Event budget (default ${LIVE_LIMITS.maxEvents})`),
-        timeout_s: z.number().min(0.5).max(TIMEOUT_CEILING_S).optional().describe(`Time limit in seconds (default ${LIVE_LIMITS.timeLimit}); a call Python cannot interrupt is ended from outside 4 s after it`),
+        timeout_s: z.number().min(0.5).max(TIMEOUT_CEILING_S).optional().describe(`Time limit in seconds (default ${LIVE_LIMITS.timeLimit}); a call Python cannot interrupt (time.sleep stops at the limit) is ended from outside 1 s after it`),
         stdin: z.string().max(MAX_CODE_CHARS).optional().describe('What input() reads, one line per call (absent: input() is refused)'),
       },
       outputSchema: {
