@@ -147,7 +147,7 @@ export class Debugger {
 
   /** Records the current program; false when no recording came back, or when `wanted` says the
    * answer came too late (a newer link was loaded meanwhile): it is then dropped. */
-  async record(wanted: () => boolean = () => true): Promise<boolean> {
+  async record(wanted: () => boolean = () => true, replay = false): Promise<boolean> {
     const host = this.host;
     if (!host) return false;
     const { source, call, input } = this.program;
@@ -167,7 +167,7 @@ export class Debugger {
       this.view.restart();
       this.recording = rec;
       this.moveTo(this.live.position);
-      this.emit({ kind: 'recorded', recording: rec, position: this.position, breakpoints: [...this.program.breakpoints] });
+      this.emit({ kind: 'recorded', recording: rec, position: this.position, breakpoints: [...this.program.breakpoints], ...(replay ? { replay } : {}) });
       return true;
     } catch (err) {
       if (!wanted()) return false;
@@ -210,7 +210,7 @@ export class Debugger {
     if (!rec || !wanted || this.inputAsked === null || this.busy) return false;
     const stop = inputLineStop(rec, wanted.at);
     this.program.setInput(withInputLine(this.program.input, line));
-    if (!(await this.record())) return false;
+    if (!(await this.record(undefined, true))) return false;
     if (stop >= 0) await this.jump(stop);
     await this.run({ kind: 'step_over' });
     return true;

@@ -29,7 +29,9 @@ export const RECORD_OPTIONS = LIVE_LIMITS;
 
 /** What the debugger reports after each move. */
 export type DebuggerEvent =
-  | { kind: 'recorded'; recording: Recording; position: Position; breakpoints: number[] }
+  /** A new run; `replay`: the same run again with one more line of input typed live (its
+   * scores go on). */
+  | { kind: 'recorded'; recording: Recording; position: Position; breakpoints: number[]; replay?: boolean }
   | { kind: 'action'; recording: Recording; action: Action; position: Position; breakpoints: number[] }
   | { kind: 'jump'; recording: Recording; position: Position; breakpoints: number[] }
   /** What-if: the program ran again with an edit at `position` (the current stop). */

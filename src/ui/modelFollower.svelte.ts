@@ -142,7 +142,7 @@ export class ModelFollower {
     }
     const fresh = ev.recording !== this.recording;
     const from = this.position;
-    if (ev.kind === 'recorded') this.resetScores(ev.recording);
+    if (ev.kind === 'recorded' && !ev.replay) this.resetScores(ev.recording);
     this.recording = ev.recording;
     this.breakpoints = ev.breakpoints;
     this.position = ev.position;

@@ -130,7 +130,10 @@ describe('the neural store', () => {
     neural.onDebugger({ kind: 'action', recording: again, action: stepInto, position: 1, breakpoints: [] });
     await settle();
     expect(neural.scores).toHaveLength(1);
-    // so does an engine restart (no recording until the program runs again)
+    // a replay with a line typed live (input()) is the same run: its scores go on
+    neural.onDebugger({ kind: 'recorded', recording: recording('double(4)'), position: 0, breakpoints: [], replay: true });
+    expect(neural.scores).toHaveLength(1);
+    // an engine restart starts them again (no recording until the program runs again)
     neural.onDebugger({ kind: 'cleared' });
     expect(neural.scores).toEqual([]);
     expect(neural.scoredRun).toBe('');
