@@ -261,6 +261,15 @@ for (const size of [
       assert.equal(await ask.count(), 0);
       await press(page, 'Step over');
       await ask.waitFor({ timeout: STEP_TIMEOUT });
+      // the model's answer arriving later does not push the waiting field out of sight
+      await page.locator('section[aria-label="Prediction"][aria-busy="false"]').waitFor({ timeout: STEP_TIMEOUT });
+      await page.waitForTimeout(300);
+      const seen = await ask.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return { focused: document.activeElement === el, hit: top !== null && el.contains(top), box: [r.left, r.top, r.right, r.bottom].map(Math.round) };
+      });
+      assert.ok(seen.focused && seen.hit, `Program input is in view and focused: ${JSON.stringify(seen)}`);
       await shot(page, `classroom-input-${size.name}.png`);
       await ask.fill('36');
       await page.getByRole('button', { name: 'Send' }).click();
