@@ -5,7 +5,7 @@
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -147,6 +147,65 @@ function freshId(): number {
   return randomInt(1, 2 ** 47);
 }
 
+/** The engines this process started that have not ended. Bubblewrap's first process clones the
+ * sandbox's and sets it up; killed in that moment, it can leave the clone waiting for good (its
+ * --die-with-parent not set yet, and a session of its own). So an engine is ended as a tree, from
+ * a frozen root (killTree), here and at this process's exit, however it exits short of SIGKILL
+ * (where --die-with-parent holds). */
+const liveRoots = new Set<number>();
+process.on('exit', () => {
+  for (const pid of liveRoots) killTree(pid);
+});
+
+/** The state letter of a process (null: gone). */
+function stateOf(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  } catch {
+    return null;
+  }
+}
+
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const text = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim();
+      if (text) out.push(...text.split(/\s+/).map(Number));
+    }
+  } catch {
+    // gone, or no /proc (not Linux): the root alone
+  }
+  return out;
+}
+
+/** SIGKILL to a process and all its descendants. The root is stopped first, so that a clone in
+ * flight completes before its children are read (a stop takes effect on the way out of it). */
+function killTree(root: number): void {
+  try {
+    process.kill(root, 'SIGSTOP');
+  } catch {
+    return; // gone
+  }
+  const until = Date.now() + 200;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let s = stateOf(root); s !== null && s !== 'T' && s !== 't' && s !== 'Z' && Date.now() < until; s = stateOf(root)) Atomics.wait(pause, 0, 0, 1);
+  const tree: number[] = [];
+  for (let todo = [root]; todo.length > 0; ) {
+    const pid = todo.pop()!;
+    tree.push(pid);
+    todo.push(...childrenOf(pid));
+  }
+  for (const pid of tree) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
 export class EngineChild {
   /** Who ran code in this process (processHost.ts); null while no program has run in it. */
   owner: string | null = null;
@@ -167,6 +226,7 @@ export class EngineChild {
     const { command, args } = engineCommand(options.confinement ?? 'os');
     // No environment: nothing of the user's (tokens, paths) is there to read.
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'advanced', env: {} });
+    if (child.pid !== undefined) liveRoots.add(child.pid);
     // A server's stdout carries only its protocol: the engine's output goes to stderr, with what a
     // terminal would execute escaped (a program that reached JavaScript can write there).
     child.stdout?.pipe(terminalSafe()).pipe(process.stderr);
@@ -176,7 +236,7 @@ export class EngineChild {
     this.memory = new MemoryWatch(child.pid, {
       limit: limitMb * 1024 * 1024,
       onExceeded: (bytes) => {
-        if (!this.gone) child.kill('SIGKILL');
+        if (!this.gone) this.killProcess();
         this.lost(new MemoryExceeded(limitMb, Math.round(bytes / 1024 / 1024)));
       },
     });
@@ -212,6 +272,7 @@ export class EngineChild {
       });
       child.on('exit', (code, signal) => {
         clearTimeout(timer);
+        if (child.pid !== undefined) liveRoots.delete(child.pid);
         const err = new EngineLost(`the Python engine stopped (${signal ?? `exit code ${code}`})`);
         reject(err);
         this.lost(err);
@@ -264,15 +325,21 @@ export class EngineChild {
 
   /** Kills the process now; whatever is pending fails. */
   kill(): void {
-    if (!this.gone) this.child.kill('SIGKILL');
+    if (!this.gone) this.killProcess();
     this.lost(new EngineLost('the Python engine was closed'));
   }
 
   /** Something wrote on the channel that the engine did not: everything pending fails, the
    * process ends. */
   private forged(what: string): void {
-    if (!this.gone) this.child.kill('SIGKILL');
+    if (!this.gone) this.killProcess();
     this.lost(new ChannelForged(`it wrote on the engine's channel (${what})`));
+  }
+
+  /** Ends the process and every process under it (bubblewrap's). */
+  private killProcess(): void {
+    if (this.child.pid !== undefined) killTree(this.child.pid);
+    else this.child.kill('SIGKILL');
   }
 
   private answer(msg: Exclude<EngineReply, { ready: true }>): void {

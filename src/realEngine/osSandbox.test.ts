@@ -4,7 +4,7 @@
 // test also runs the same program under the layers above the OS boundary alone, to show the test
 // can fail: there it gets out.
 
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ import { engineCommand, engineFiles, type Confinement } from './engineChild';
 import { REPO_ROOT } from './node';
 import { osBoundary } from './osSandbox';
 import { ProcessHost } from './processHost';
-import { engineProcesses } from '../testing/engineProcesses';
+import { orphanSandboxes, strayEngines } from '../testing/engineProcesses';
 import { MEMORY_PROGRAM, TIMER_PROGRAM, unixSocketProgram } from '../testing/hostilePrograms';
 
 const exec = promisify(execFile);
@@ -36,6 +36,25 @@ afterAll(() => {
   server?.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** Runs recordOnce with `hold`, and SIGKILLs it once it printed; resolves with what it printed. */
+function killedAfterPrinting(confinement: Confinement, file: string): Promise<string> {
+  const command = spawn(process.execPath, ['--import', 'tsx/esm', 'src/testing/recordOnce.ts', confinement, file, 'hold'], { cwd: REPO_ROOT });
+  let printed = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      command.kill('SIGKILL');
+      reject(new Error(`recordOnce printed nothing in 120 s: ${printed}`));
+    }, 120_000);
+    command.stdout.on('data', (chunk: Buffer) => {
+      printed += chunk.toString();
+      if (!printed.includes('\n')) return;
+      clearTimeout(timer);
+      command.kill('SIGKILL');
+      resolve(printed);
+    });
+  });
+}
 
 async function recordWith(confinement: Confinement, source: string, memoryMb?: number) {
   const host = new ProcessHost({ confinement, spare: false, ...(memoryMb ? { memoryMb } : {}) });
@@ -80,24 +99,44 @@ describe.runIf(engineCommand().boundary === 'bubblewrap')('a program that reache
     expect(reached).toBe(1);
   }, 180_000);
 
-  it('leaves no engine running once the command ends (under the layers above the OS, a timer keeps it alive)', async () => {
+  it('leaves no engine running once the command ends, even killed (under the layers above the OS, a timer keeps it alive)', async () => {
     const file = join(dir, 'timer.py');
     writeFileSync(file, TIMER_PROGRAM);
-    const before = new Set(engineProcesses());
+    const before = new Set(strayEngines());
+    const since = new Set(orphanSandboxes());
     const run = (confinement: Confinement) =>
       exec(process.execPath, ['--import', 'tsx/esm', 'src/testing/recordOnce.ts', confinement, file], { cwd: REPO_ROOT, timeout: 120_000 });
     const inside = await run('os');
     expect(inside.stdout).toContain('timer set');
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(engineProcesses().filter((pid) => !before.has(pid))).toEqual([]);
-
-    const without = await run('namespace');
-    expect(without.stdout).toContain('timer set');
+    expect(strayEngines().filter((pid) => !before.has(pid))).toEqual([]);
+    // a command that ends by itself ends its engines, whatever their confinement
+    expect((await run('namespace')).stdout).toContain('timer set');
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const left = engineProcesses().filter((pid) => !before.has(pid));
+    expect(strayEngines().filter((pid) => !before.has(pid))).toEqual([]);
+
+    // killed outright, only the OS ends what it started: bubblewrap does, the layers above do not
+    expect(await killedAfterPrinting('os', file)).toContain('timer set');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(strayEngines().filter((pid) => !before.has(pid))).toEqual([]);
+    expect(await killedAfterPrinting('namespace', file)).toContain('timer set');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const left = strayEngines().filter((pid) => !before.has(pid));
     for (const pid of left) process.kill(pid, 'SIGKILL');
     expect(left.length).toBeGreaterThan(0);
+    expect(orphanSandboxes().filter((pid) => !since.has(pid))).toEqual([]);
   }, 240_000);
+
+  it('leaves no bubblewrap process behind when an engine is ended as it starts', async () => {
+    const since = new Set(orphanSandboxes());
+    for (let i = 0; i < 10; i++) {
+      const host = new ProcessHost({ spare: false });
+      await new Promise((resolve) => setTimeout(resolve, i * 3));
+      await host.close();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(orphanSandboxes().filter((pid) => !since.has(pid))).toEqual([]);
+  }, 120_000);
 
   it('stops a program past the memory limit with a message that says so', async () => {
     const rec = await recordWith('os', MEMORY_PROGRAM, 600);

@@ -23,6 +23,25 @@ function parentOf(pid: string): string | null {
   }
 }
 
+/** Bubblewrap processes of ndb's engine that lost the process that started them and still run
+ * (not zombies): never legitimate, as each must end with its engine. */
+export function orphanSandboxes(): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      const argv = argvOf(pid);
+      if (!argv || !argv[0]?.endsWith('bwrap') || !argv.includes('/ndb/engine.mjs')) return false;
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return state !== 'Z' && ppid === '1';
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
 /** Engine processes alive now; with `under`, only the descendants of that process. */
 export function engineProcesses(under?: number): number[] {
   const script = engineFiles().script;
@@ -42,3 +61,18 @@ export function engineProcesses(under?: number): number[] {
     .filter((pid) => under === undefined || isDescendant(pid))
     .map(Number);
 }
+
+/** Engine processes that no live program owns any more: above them only bubblewrap's processes,
+ * then init (their command ended or was killed). Engines of other commands running meanwhile (a
+ * test file beside, an evaluation) are not counted. */
+export function strayEngines(): number[] {
+  return engineProcesses().filter((pid) => {
+    for (let p = parentOf(String(pid)), hops = 0; p !== null && hops < 64; p = parentOf(p), hops++) {
+      if (p === '1' || p === '0') return true;
+      const argv = argvOf(p);
+      if (!argv || !argv[0]?.endsWith('bwrap')) return false;
+    }
+    return true;
+  });
+}
+
