@@ -43,6 +43,8 @@ describe('ProcessHost', () => {
     // a sleep within the limit sleeps, and refuses what time.sleep refuses
     const short = await host.record('import time\n\ndef f():\n    time.sleep(0.01)\n    time.sleep(-1)\n', 'f()', { timeLimit: 5 });
     expect(short.exit).toMatchObject({ status: 'exception', message: 'ValueError: sleep length must be non-negative' });
+    const text = await host.record('import time\n\ndef f():\n    time.sleep("1")\n', 'f()', { timeLimit: 5 });
+    expect(text.exit).toMatchObject({ status: 'exception', message: expect.stringMatching(/^TypeError: /) });
   });
 
   it('stops a run of very many events early enough to send them within its limit, and says so', async () => {

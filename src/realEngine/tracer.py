@@ -587,6 +587,8 @@ class Recorder:
         sleeps until the limit and stops the run there, with what it recorded."""
 
         def sleep(seconds: float) -> None:
+            if isinstance(seconds, (str, bytes, bytearray)):
+                real_sleep(seconds)  # the TypeError time.sleep gives
             seconds = float(seconds)
             if seconds < 0:
                 raise ValueError("sleep length must be non-negative")

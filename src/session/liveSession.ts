@@ -176,8 +176,7 @@ export class LiveSession {
    * Returns whether a breakpoint was found. */
   async reverseContinue(): Promise<boolean> {
     const { pos, hit } = reverseContinueTarget(this.real);
-    // Never forward: from before the first event (the app's entry) there is nothing behind.
-    if (pos >= 0 && pos < this.real.position) await this.jump(pos);
+    await this.jump(pos);
     return hit;
   }
 
@@ -217,8 +216,7 @@ export class LiveSession {
     if (this.recording.events.length === 0) return false;
     const fork = this.real.fork();
     syncBreakLines(fork, breakpoints, this.conditions);
-    const { pos } = reverseContinueTarget(fork);
-    return pos >= 0 && pos < fork.position;
+    return reverseContinueTarget(fork).pos !== fork.position;
   }
 
   /** Records the program again evaluating `watch` at every event, at the same stop; throws

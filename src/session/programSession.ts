@@ -64,10 +64,12 @@ export function parseRunSteps(text: string): RunStep[] {
     .map((t) => (t === 'inv_continue' || t === 'reverse_continue' ? INV_CONTINUE : parseStep(t)));
 }
 
-/** Where reverse continue goes: the previous stop on a breakpoint (hit), else the first event. */
+/** Where reverse continue goes: the previous stop on a breakpoint (hit), else the first event;
+ * never forward (from before the first event, the app's entry, it stays). */
 export function reverseContinueTarget(session: DebugSession): { pos: number; hit: boolean } {
   const hit = session.navigator.previousBreakHit();
-  return { pos: hit ?? (session.recording.events.length > 0 ? 0 : -1), hit: hit !== null };
+  const start = session.recording.events.length > 0 ? 0 : -1;
+  return { pos: hit ?? Math.min(start, session.position), hit: hit !== null };
 }
 
 /** The initial state (the entry's call event), then the state after each step; a `set:` step's
