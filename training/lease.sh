@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Everything a GPU lease needs, as one command (issue 32; training/README.md, "The GPU lease").
 #
-#   bash training/lease.sh --pack [--init CHECKPOINT]  here: what must travel, into runs/lease-carry/,
+#   bash training/lease.sh --pack [--init CHECKPOINT] [--debian SNAPSHOT]
+#                                                      here: what must travel, into runs/lease-carry/,
 #                                                      and the size of what travels checked (with
 #                                                      --init, the weights to start from as bf16 in
-#                                                      runs/lease-carry/init.pt; give --pack first)
+#                                                      runs/lease-carry/init.pt; with --debian, the
+#                                                      snapshot of Debian's programs that a recipe
+#                                                      with debian_share reads; give --pack first)
 #   bash training/lease.sh [--minutes M] [--out DIR]   on the device machine (Python >= 3.12, CUDA torch):
 #                                                      train on live data for M minutes (default 8) in
 #                                                      all, bf16 weights in parts + manifest.json into
@@ -57,6 +60,12 @@ pack() {
   mkdir -p "$CARRY/corpus"
   cp "$corpus"/*.tar.gz "$CARRY/corpus/"
   cp "$zip" "$CARRY/python_stdlib.zip"
+  # Debian's programs (CPython's tests, the docs' examples) as a snapshot: the device machine has
+  # not the packages; a recipe with debian_share reads it there (train(), below)
+  if [ -n "${pack_debian:-}" ]; then
+    [ -f "$pack_debian" ] || die "no Debian snapshot at $pack_debian (python3 -m training.data.debian --write FILE.json.gz)"
+    cp "$pack_debian" "$CARRY/debian_programs.json.gz"
+  fi
   if [ -n "${pack_init:-}" ]; then
     # the weights to start from, as bf16 (half the bytes; run.py's load_init casts them back)
     "${NDB_TRAIN_PYTHON:-/usr/bin/python3}" -c '
@@ -84,6 +93,9 @@ train() {  # train PYTHON CONFIG OUT MINUTES [run.py options...]
   deadline="$(awk -v now="$(date +%s)" -v m="$minutes" 'BEGIN {printf "%.0f", now + 60 * m}')"
   # the corpus and the stdlib sources, where --pack put them for the device machine
   if [ -z "${NDB_CORPUS:-}" ] && [ -d "$CARRY/corpus" ]; then export NDB_CORPUS="$ROOT/$CARRY/corpus"; fi
+  if [ -z "${NDB_DEBIAN_PROGRAMS:-}" ] && [ -f "$CARRY/debian_programs.json.gz" ]; then
+    export NDB_DEBIAN_PROGRAMS="$ROOT/$CARRY/debian_programs.json.gz"
+  fi
   if [ ! -f node_modules/pyodide/python_stdlib.zip ] && [ -f "$CARRY/python_stdlib.zip" ]; then
     mkdir -p node_modules/pyodide && cp "$CARRY/python_stdlib.zip" node_modules/pyodide/
   fi
@@ -112,6 +124,7 @@ while [ $# -gt 0 ]; do
     --out) out="$2"; shift 2 ;;
     --config) config="$2"; shift 2 ;;
     --init) if [ "$mode" = pack ]; then pack_init="$2"; else pass+=("$1" "$2"); fi; shift 2 ;;
+    --debian) pack_debian="$2"; shift 2 ;;
     --seed|--workers|--recipe) pass+=("$1" "$2"); shift 2 ;;
     --) shift; pass+=("$@"); break ;;
     -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
