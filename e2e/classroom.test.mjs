@@ -204,7 +204,27 @@ for (const size of [
       assert.match(await row('b').locator('code.v').textContent(), /^\[1, 2, 3\]$/);
       assert.match(await row('c').locator('code.v').textContent(), /^\[1, 2\]$/);
       assert.ok((await row('a').getAttribute('class')).includes('changed'), 'a is marked changed by b.append');
+      // the heap: two arrows into one box for a and b, a box of its own for c
+      await vars.getByRole('button', { name: 'Heap' }).click();
+      const heap = vars.getByRole('figure', { name: /Heap/ });
+      await heap.waitFor({ timeout: STEP_TIMEOUT });
+      const boxes = heap.locator('li[data-object]');
+      assert.equal(await boxes.count(), 2);
+      assert.match(await boxes.nth(0).textContent(), /list\s*\[1, 2, 3\].*one object for a and b/);
+      assert.match(await boxes.nth(1).textContent(), /list\s*\[1, 2\]/);
+      assert.equal(await heap.locator('path.arrow').count(), 3);
+      // the arrows end at their boxes: a's and b's at the first, c's at the second
+      const ends = await heap.evaluate((fig) => {
+        const svg = fig.querySelector('svg').getBoundingClientRect();
+        const mid = (el) => { const r = el.getBoundingClientRect(); return r.top + r.height / 2 - svg.top; };
+        const boxes = [...fig.querySelectorAll('li[data-object]')].map(mid);
+        const arrows = [...fig.querySelectorAll('path.arrow')].map((p) => { const pts = p.getAttribute('d').trim().split(/[ ,]+/); return Number(pts.at(-1)); });
+        return { boxes, arrows };
+      });
+      assert.ok(Math.abs(ends.arrows[0] - ends.boxes[0]) < 3 && Math.abs(ends.arrows[1] - ends.boxes[0]) < 3 && Math.abs(ends.arrows[2] - ends.boxes[1]) < 3, JSON.stringify(ends));
       await shot(page, `classroom-aliasing-${size.name}.png`);
+      await vars.getByRole('button', { name: 'Heap' }).click();
+      assert.equal(await heap.count(), 0);
     });
 
     it('shows the globals a function changes under a heading, and a closure\'s nonlocal variable', async () => {

@@ -213,3 +213,44 @@ describe('the neural engine on WASM', () => {
     assert.match((await modelFacts(page)).load, /\(cached\)/);
   });
 });
+
+describe('steps taken while the model is still loading (a cold start)', () => {
+  const app = useApp();
+  before(() => ({ server, browser } = app));
+
+  it('predicts the stop it reached once the model is ready, and predicts again after a step back and forward', async () => {
+    // A fresh profile: the model is not in the Cache API, so its download can be held back.
+    let release;
+    const held = new Promise((r) => (release = r));
+    const onnx = '**/models/*/onnx/*.onnx';
+    await browser.context.route(onnx, async (route) => {
+      await held;
+      await route.continue().catch(() => undefined);
+    });
+    const { page, errors } = await newPage('?backend=wasm');
+    try {
+      assert.equal(await page.locator('main').getAttribute('data-model'), 'loading');
+      await press(page, 'Step into');
+      await press(page, 'Step over');
+      await press(page, 'Step back');
+      await press(page, 'Step over');
+      assert.match((await status(page).textContent()) ?? '', /^line 3 in total/);
+      assert.equal(await page.locator('main').getAttribute('data-model'), 'loading');
+      release();
+      await browser.context.unroute(onnx);
+      await modelReady(page);
+      // No further step: the model predicts the step that reached this stop (line 3), from line 2.
+      const rows = await prediction(page);
+      assert.equal(rows.find((r) => r.field === 'line')?.real, '3');
+      assert.equal(await region(page, 'Prediction').locator('[data-intro]').count(), 0);
+      // Back and forward again over steps taken during the load: each is predicted.
+      await press(page, 'Step back');
+      assert.equal((await prediction(page)).find((r) => r.field === 'line')?.real, '2');
+      await press(page, 'Step over');
+      assert.equal((await prediction(page)).find((r) => r.field === 'line')?.real, '3');
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});

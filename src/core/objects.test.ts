@@ -21,6 +21,12 @@ describe('objects shown', () => {
     expect(sameObjectText(view.sameAs.b!)).toBe('same object as a');
     expect(view.globals).toBeNull();
     expect(view.closure).toBeNull();
+    // the heap: one object for a and b, another for c; n (an int) has no number and no arrow
+    expect(view.heap.objects).toEqual([
+      { id: 1, value: '[1, 2, 3]', names: ['a', 'b'] },
+      { id: 2, value: '[1, 2, 3]', names: ['c'] },
+    ]);
+    expect(view.heap.refs.map((r) => `${r.shown}->${r.object}`)).toEqual(['a->1', 'b->1', 'c->2']);
   });
 
   it('links a parameter to the global it was called with, and marks a closure\'s variables', () => {
@@ -38,6 +44,10 @@ describe('objects shown', () => {
     const view = objectsAt(rec([e], codes), e);
     expect(view.sameAs).toEqual({ xs: ['nums (global)'] });
     expect(view.globalSameAs).toEqual({ nums: ['xs'] });
+    expect(view.heap.objects).toEqual([
+      { id: 4, value: '[1]', names: ['xs', 'nums (global)'] },
+      { id: 5, value: '[1]', names: ['copy (global)'] },
+    ]);
     expect(view.globals).toEqual({ nums: '[1]', total: '0', copy: '[1]' });
     expect(view.closure).toEqual({ names: ['count'], enclosing: 'make' });
   });

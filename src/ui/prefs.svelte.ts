@@ -15,6 +15,8 @@ export interface PrefsData {
   predictFirst?: boolean;
   /** Forward moves stop where an exception is raised. */
   exceptionStops?: boolean;
+  /** Variables draws its objects as a heap, names with arrows to them. */
+  heapView?: boolean;
   /** Panels by name (`callstack`, `output`, …): true when folded away. */
   folded?: Record<string, boolean>;
 }
@@ -28,12 +30,13 @@ export function parsePrefs(text: string | null): PrefsData {
     return {};
   }
   if (!raw || typeof raw !== 'object') return {};
-  const { mode, predictFirst, exceptionStops, folded } = raw as Record<string, unknown>;
+  const { mode, predictFirst, exceptionStops, heapView, folded } = raw as Record<string, unknown>;
   const out: PrefsData = {};
   const saved = modeOf(mode);
   if (saved) out.mode = saved;
   if (typeof predictFirst === 'boolean') out.predictFirst = predictFirst;
   if (typeof exceptionStops === 'boolean') out.exceptionStops = exceptionStops;
+  if (typeof heapView === 'boolean') out.heapView = heapView;
   if (folded && typeof folded === 'object') {
     const f: Record<string, boolean> = {};
     for (const [name, value] of Object.entries(folded as Record<string, unknown>)) if (typeof value === 'boolean') f[name] = value;
@@ -63,6 +66,10 @@ export class Prefs {
     return this.data.exceptionStops;
   }
 
+  get heapView(): boolean | undefined {
+    return this.data.heapView;
+  }
+
   /** Whether the panel `name` was folded away (undefined: the user never folded or unfolded it). */
   folded(name: string): boolean | undefined {
     return this.data.folded?.[name];
@@ -78,6 +85,10 @@ export class Prefs {
 
   setExceptionStops(on: boolean): void {
     this.save({ ...this.data, exceptionStops: on });
+  }
+
+  setHeapView(on: boolean): void {
+    this.save({ ...this.data, heapView: on });
   }
 
   setFolded(name: string, folded: boolean): void {

@@ -24,18 +24,20 @@ describe('prefs', () => {
     before.setPredictFirst(true);
     before.setFolded('output', true);
     before.setFolded('model', false);
+    before.setHeapView(true);
     const after = new Prefs(storage);
     expect(after.mode).toBe('neural');
     expect(after.predictFirst).toBe(true);
     expect(after.folded('output')).toBe(true);
     expect(after.folded('model')).toBe(false);
     expect(after.folded('watch')).toBeUndefined();
+    expect(after.heapView).toBe(true);
   });
 
   it('drops what is not a preference', () => {
     expect(parsePrefs('not json')).toEqual({});
     expect(parsePrefs('[1]')).toEqual({});
-    expect(parsePrefs('{"mode":"fast","predictFirst":"yes","folded":{"a":true,"b":1}}')).toEqual({ folded: { a: true } });
+    expect(parsePrefs('{"mode":"fast","predictFirst":"yes","heapView":1,"folded":{"a":true,"b":1}}')).toEqual({ folded: { a: true } });
   });
 
   it('works without storage', () => {
