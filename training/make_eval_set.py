@@ -73,9 +73,9 @@ def gallery_programs(folder: Path = EXAMPLES) -> list[GalleryProgram]:
     return out
 
 
-def held_out_programs(seed: int, n: int, stdlib_share: float) -> list:
+def held_out_programs(seed: int, n: int, stdlib_share: float, mix: Optional[Recipe] = None) -> list:
     out, seen, i = [], set(), 0
-    mix = Recipe(stdlib_share=stdlib_share)
+    mix = mix or Recipe(stdlib_share=stdlib_share)
     while len(out) < n and i < n * 400:
         p = draw_program(random.Random(f"eval:{seed}:{i}"), mix)
         i += 1
@@ -83,6 +83,22 @@ def held_out_programs(seed: int, n: int, stdlib_share: float) -> list:
             seen.add(p.program_id)
             out.append(p)
     return out
+
+
+def families_programs(seed: int, n: int) -> list:
+    """``n`` distinct held-out programs of the Python-construct families (classes, closures,
+    generators, exceptions across frames…: training/data/python_families.py)."""
+    return held_out_programs(seed, n, 0.0, Recipe(python_share=1.0, stdlib_share=0.0))
+
+
+def debian_programs(seed: int, n: int) -> list:
+    """``n`` programs of the held-out units of Debian's programs (CPython's tests, the docs'
+    examples: training/data/debian.py), drawn without repeats."""
+    from training.data import debian
+
+    held = list(debian.load().select(held=True))
+    random.Random(f"evaldebian:{seed}").shuffle(held)
+    return held[:n]
 
 
 def corpus_programs(seed: int, n: int) -> list:
@@ -120,9 +136,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--stdlib-share", type=float, default=0.1)
     parser.add_argument("--what-if", action="store_true", help="what-if trajectories (an edit at a stop)")
-    parser.add_argument("--source", choices=["generator", "corpus", "gallery"], default="generator",
+    parser.add_argument("--source", choices=["generator", "corpus", "gallery", "families", "debian"], default="generator",
                         help="generator: its held-out split (--n programs); corpus: held-out files of real code "
-                             "(--n programs); gallery: examples/*.py")
+                             "(--n programs); gallery: examples/*.py; families: the Python-construct families' "
+                             "held-out split; debian: the held-out units of Debian's programs (--n programs each)")
     parser.add_argument("--per-program", type=int, default=10, help="trajectories per gallery program")
     parser.add_argument("--folder", type=Path, default=None,
                         help="with --source gallery: another folder of programs with # call: headers "
@@ -137,6 +154,10 @@ def main(argv: list[str] | None = None) -> int:
         ]
     elif args.source == "corpus":
         programs = corpus_programs(args.seed, args.n)
+    elif args.source == "families":
+        programs = families_programs(args.seed, args.n)
+    elif args.source == "debian":
+        programs = debian_programs(args.seed, args.n)
     else:
         programs = held_out_programs(args.seed, args.n, args.stdlib_share)
     backend = TraceBackend(max_events=MAX_EVENTS)
@@ -175,7 +196,8 @@ def main(argv: list[str] | None = None) -> int:
                 written += 1
     finally:
         backend.close()
-    kind = {"generator": "held-out", "corpus": "held-out corpus", "gallery": "gallery"}[args.source]
+    kind = {"generator": "held-out", "corpus": "held-out corpus", "gallery": "gallery", "families": "held-out families",
+            "debian": "held-out Debian"}[args.source]
     print(f"{written} {kind} trajectories written to {args.out}")
     return 0
 

@@ -30,3 +30,27 @@ def test_gallery_set_is_fixed_by_the_seed(tmp_path):
     ids = [i["id"] for i in items]
     assert len(ids) == len(set(ids)) == 2 * len(make_eval_set.gallery_programs())
     assert all(i["actions"] and set(i) >= {"source", "call", "start", "breakpoints", "max_events"} for i in items)
+
+
+def test_families_set_draws_held_out_programs_only(tmp_path):
+    from training.data.programs import is_held_out
+
+    programs = make_eval_set.families_programs(0, 5)
+    assert len(programs) == 5 and len({p.program_id for p in programs}) == 5
+    assert all(is_held_out(p.program_id) for p in programs)
+    # the families' programs are module scripts and calls of the constructs, not the generator's
+    assert make_eval_set.families_programs(0, 5) == programs
+
+
+def test_debian_set_takes_its_held_out_units_only(monkeypatch):
+    from training.data import debian
+    from training.data.debian_common import DebianProgram, split_id
+    from training.data.programs import is_held_out
+
+    made = [DebianProgram(source=f"x = {i}\n", call="", entry="", family="tests", program_id=f"p{i}", origin="debian", split_id=split_id("tests", f"Unit{i}"))
+            for i in range(200)]
+    monkeypatch.setattr(debian, "load", lambda progress=False: debian.Extraction(made, {}))
+    drawn = make_eval_set.debian_programs(0, 1000)
+    assert drawn and all(is_held_out(p.split_id) for p in drawn)
+    assert len(drawn) == sum(is_held_out(p.split_id) for p in made)
+    assert [p.program_id for p in make_eval_set.debian_programs(0, 3)] == [p.program_id for p in drawn[:3]]
