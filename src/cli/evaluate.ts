@@ -8,6 +8,7 @@ import { medianResult, runBench } from '../eval/bench';
 import { calibrate, withCalibration, type EvalSet } from '../eval/calibrate';
 import { evalCruxeval, type CruxQuestion } from '../eval/cruxeval';
 import { evalEarlyStop } from '../eval/earlyStop';
+import { evalJumpsCrux, evalJumpsTrajectories } from '../eval/jumps';
 import type { CruxItem, EvalItem, OnProgress } from '../eval/items';
 import { reliabilitySvg } from '../eval/reliabilitySvg';
 import { examplePrograms, readJsonl, setLabels } from '../eval/setFiles';
@@ -24,9 +25,9 @@ import { Progress } from './progress';
 type Out = (line: string) => void;
 
 export async function evalCommand(args: ParsedArgs, out: Out): Promise<number> {
-  checkKnown(args, ['json', 'model', 'dtype', 'limit', 'task', 'action', 'label', 'decoder', 'write', 'svg']);
+  checkKnown(args, ['json', 'model', 'dtype', 'limit', 'task', 'action', 'label', 'decoder', 'write', 'svg', 'max-steps']);
   const [kind, file, ...extra] = args.positionals;
-  if (!file || (extra.length > 0 && kind !== 'trajectories' && kind !== 'calibrate')) throw new UsageError('expected: ndb eval trajectories|calibrate|cruxeval|early-stop|variants FILE');
+  if (!file || (extra.length > 0 && kind !== 'trajectories' && kind !== 'calibrate')) throw new UsageError('expected: ndb eval trajectories|calibrate|cruxeval|jumps|early-stop|variants FILE');
   const limitText = stringOption(args, 'limit');
   const limit = limitText === undefined ? undefined : Number(limitText);
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new UsageError('--limit must be a positive integer');
@@ -65,6 +66,22 @@ export async function evalCommand(args: ParsedArgs, out: Out): Promise<number> {
     }
     case 'cruxeval':
       return cruxevalCommand(args, file, limit, out);
+    case 'jumps': {
+      // a CruxEval file (its items have `code`) or trajectories
+      const maxText = stringOption(args, 'max-steps') ?? '30';
+      const maxSteps = Number(maxText);
+      if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new UsageError('--max-steps must be a positive integer');
+      const model = await modelFromArgs(args);
+      const engine = await loadPythonHost();
+      const items = readJsonl<CruxItem | EvalItem>(file, limit);
+      const crux = items.length > 0 && items.every((i) => 'code' in i);
+      const bar = progressBar('jumps', items.length);
+      const report = crux
+        ? await evalJumpsCrux(model, engine, items as CruxItem[], maxSteps, bar)
+        : await evalJumpsTrajectories(model, engine, items as EvalItem[], maxSteps, bar);
+      out(JSON.stringify({ file, kind: crux ? 'cruxeval output' : 'trajectories', ...report }));
+      return 0;
+    }
     case 'variants': {
       const dtypes = (stringOption(args, 'dtype') ?? 'fp32,int8,q4').split(',') as ModelDtype[];
       const dir = stringOption(args, 'model') ?? defaultModelDir();
@@ -78,7 +95,7 @@ export async function evalCommand(args: ParsedArgs, out: Out): Promise<number> {
       return 0;
     }
     default:
-      throw new UsageError(`unknown evaluation '${kind ?? ''}': trajectories, cruxeval or variants`);
+      throw new UsageError(`unknown evaluation '${kind ?? ''}': trajectories, calibrate, cruxeval, jumps, early-stop or variants`);
   }
 }
 
