@@ -250,6 +250,7 @@ describe('steps taken while the model is still loading (a cold start)', () => {
       assert.equal((await prediction(page)).find((r) => r.field === 'line')?.real, '3');
       assert.deepEqual(errors, []);
     } finally {
+      release();
       await page.close();
     }
   });

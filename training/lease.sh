@@ -24,6 +24,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CALLER="$PWD"  # paths given on the command line are the caller's
 cd "$ROOT"
 CARRY="runs/lease-carry"
 TOKENIZER="public/models/ndb-cpu-6m"
@@ -80,7 +81,7 @@ torch.save({"model": model, "model_config": c["model_config"], "step": c.get("st
   git check-ignore -q "$CARRY" || die "$CARRY is not git-ignored: it would travel twice (add runs/ to .gitignore)"
   local mib
   mib="$(travel_size)"
-  echo "packed $CARRY: $(du -sh "$CARRY" | cut -f1) (the corpus and Pyodide's python_stdlib.zip${pack_init:+, $pack_init as bf16 in init.pt: start from it with --init $CARRY/init.pt})"
+  echo "packed $CARRY: $(du -sh "$CARRY" | cut -f1) (the corpus and Pyodide's python_stdlib.zip${pack_debian:+, the Debian programs in debian_programs.json.gz}${pack_init:+, $pack_init as bf16 in init.pt: start from it with --init $CARRY/init.pt})"
   echo "what travels with carry [\"$CARRY\"]: $mib MiB of the 64 MiB allowed"
   awk -v m="$mib" 'BEGIN {exit !(m < 63)}' || die "$mib MiB would travel: over the 64 MiB a run takes (untracked files of the checkout travel too; the ONNX files of public/models can stay behind: training/README.md, 'What the real leases … taught')"
 }
@@ -124,13 +125,15 @@ while [ $# -gt 0 ]; do
     --out) out="$2"; shift 2 ;;
     --config) config="$2"; shift 2 ;;
     --init) if [ "$mode" = pack ]; then pack_init="$2"; else pass+=("$1" "$2"); fi; shift 2 ;;
-    --debian) pack_debian="$2"; shift 2 ;;
+    --debian) pack_debian="${2:?--debian SNAPSHOT}"; case "$pack_debian" in /*) ;; *) pack_debian="$CALLER/$pack_debian" ;; esac; shift 2 ;;
     --seed|--workers|--recipe) pass+=("$1" "$2"); shift 2 ;;
     --) shift; pass+=("$@"); break ;;
     -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) die "unknown option $1 (--help)" ;;
   esac
 done
+
+[ -z "${pack_debian:-}" ] || [ "$mode" = pack ] || die "--debian goes with --pack (the device run reads what --pack carried)"
 
 case "$mode" in
   pack) pack ;;

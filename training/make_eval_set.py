@@ -75,7 +75,7 @@ def gallery_programs(folder: Path = EXAMPLES) -> list[GalleryProgram]:
 
 def held_out_programs(seed: int, n: int, stdlib_share: float, mix: Optional[Recipe] = None) -> list:
     out, seen, i = [], set(), 0
-    mix = mix or Recipe(stdlib_share=stdlib_share)
+    mix = mix if mix is not None else Recipe(stdlib_share=stdlib_share)
     while len(out) < n and i < n * 400:
         p = draw_program(random.Random(f"eval:{seed}:{i}"), mix)
         i += 1
@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--source", choices=["generator", "corpus", "gallery", "families", "debian"], default="generator",
                         help="generator: its held-out split (--n programs); corpus: held-out files of real code "
                              "(--n programs); gallery: examples/*.py; families: the Python-construct families' "
-                             "held-out split; debian: the held-out units of Debian's programs (--n programs each)")
+                             "held-out split; debian: the held-out units of Debian's programs (--n programs)")
     parser.add_argument("--per-program", type=int, default=10, help="trajectories per gallery program")
     parser.add_argument("--folder", type=Path, default=None,
                         help="with --source gallery: another folder of programs with # call: headers "

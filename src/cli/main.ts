@@ -28,6 +28,7 @@ Usage:
                    (one line per file, each set reported apart: "set" is its label or file name)
   ndb eval calibrate FILE.jsonl [FILE2.jsonl …] [--label NAME,…] [--write] [--model DIR] [--dtype D] [--limit N] --json
                    (fits the confidence's calibration on the sets; --write keeps it in the model's config.json)
+  ndb eval jumps FILE.jsonl [--max-steps N] [--model DIR] [--dtype D] [--limit N] --json
   ndb eval early-stop FILE.jsonl [--model DIR] [--dtype D] [--limit N] --json
                    (ms per state with and without the early stop of unreadable states, interleaved)
   ndb eval cruxeval FILE.jsonl --task output|input [--action step_return|breakpoint]

@@ -8,6 +8,7 @@ describe('the jumps report', () => {
     const cases = [c(true, 0.9, false), c(false, 0.3, true), c(false, 0.6, true), c(true, 0.1, false)];
     const r = jumpReport(cases, 30);
     expect(r.n).toBe(4);
+    expect(r.skipped).toBe(0);
     expect(r.direct).toBe(0.5);
     expect(r.composed).toBe(0.5);
     const at = (t: number) => r.policy.find((p) => p.threshold === t)!;
@@ -20,7 +21,7 @@ describe('the jumps report', () => {
   });
 
   it('reports an empty set as zeros, not NaN', () => {
-    const r = jumpReport([], 30);
-    expect(r).toMatchObject({ n: 0, direct: 0, composed: 0, steps_mean: 0, reached: 0 });
+    const r = jumpReport([], 30, 2);
+    expect(r).toMatchObject({ n: 0, skipped: 2, direct: 0, composed: 0, steps_mean: 0, reached: 0 });
   });
 });

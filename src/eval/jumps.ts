@@ -38,6 +38,9 @@ export interface JumpCase {
 
 export interface JumpReport {
   n: number;
+  /** Step outs left out: from a generator's frame (a step out never stops at its yield, where
+   * steps over would), or CruxEval items whose f never returned. */
+  skipped: number;
   direct: number;
   composed: number;
   /** The share answered right when the composed answer is taken below τ (and how often it was). */
@@ -48,15 +51,21 @@ export interface JumpReport {
 }
 
 /** The composed answer: steps over from the session's newest state, each prediction taken as the
- * history, until the model writes a return (the function's own: a step over never goes deeper)
- * or the program's end, or `maxSteps` steps. */
-export async function composeStepOut(session: NeuralSession, maxSteps: number): Promise<{ state: ParseResult; steps: number; reached: boolean }> {
+ * history, until the model writes where a step out stops: a return (the function's own: a step
+ * over goes deeper only to a breakpoint), a line with a breakpoint (a step out stops there too) or
+ * the program's end; or `maxSteps` steps. */
+export async function composeStepOut(
+  session: NeuralSession,
+  breakpoints: readonly number[],
+  maxSteps: number,
+): Promise<{ state: ParseResult; steps: number; reached: boolean }> {
   let state: ParseResult = { unparseable: 'no step taken' };
   for (let steps = 1; steps <= maxSteps; steps++) {
     const p = await session.predict(STEP_OVER);
     state = p.state;
     if ('unparseable' in state) return { state, steps, reached: false };
-    if (state.event === 'return' || state.event === 'exit') return { state, steps, reached: true };
+    const atBreakpoint = state.event === 'line' && breakpoints.includes(state.line);
+    if (state.event === 'return' || state.event === 'exit' || atBreakpoint) return { state, steps, reached: true };
     session.acceptPredicted(p);
   }
   return { state, steps: maxSteps, reached: false };
@@ -72,7 +81,7 @@ async function answerBoth(
   right: (state: ParseResult) => Promise<boolean>,
 ): Promise<JumpCase> {
   const direct = await new NeuralSession(model.predictor, rec, position, breakpoints).predict(STEP_OUT);
-  const composed = await composeStepOut(new NeuralSession(model.predictor, rec, position, breakpoints), maxSteps);
+  const composed = await composeStepOut(new NeuralSession(model.predictor, rec, position, breakpoints), breakpoints, maxSteps);
   return {
     direct: await right(direct.state),
     confidence: direct.confidence?.state ?? 0,
@@ -82,11 +91,12 @@ async function answerBoth(
   };
 }
 
-export function jumpReport(cases: readonly JumpCase[], maxSteps: number): JumpReport {
+export function jumpReport(cases: readonly JumpCase[], maxSteps: number, skipped = 0): JumpReport {
   const n = cases.length;
   const share = (k: number) => (n ? k / n : 0);
   return {
     n,
+    skipped,
     direct: share(cases.filter((c) => c.direct).length),
     composed: share(cases.filter((c) => c.composed).length),
     policy: JUMP_THRESHOLDS.map((threshold) => ({
@@ -103,6 +113,7 @@ export function jumpReport(cases: readonly JumpCase[], maxSteps: number): JumpRe
 /** Every step out of the trajectories (from a stop that is not already a return or the end). */
 export async function evalJumpsTrajectories(model: LoadedModel, engine: PythonHost, items: readonly EvalItem[], maxSteps: number, onProgress?: OnProgress): Promise<JumpReport> {
   const cases: JumpCase[] = [];
+  let skipped = 0;
   for (const [i, item] of items.entries()) {
     const start = await recordItem(engine, item);
     // the step outs of the replay: where each started, and the real state it reached
@@ -113,8 +124,13 @@ export async function evalJumpsTrajectories(model: LoadedModel, engine: PythonHo
         const before = start.real.state;
         open = null;
         if (step.kind === 'step_return' && before.event !== 'return' && before.event !== 'exit' && before.event !== 'entry') {
-          open = { rec: start.real.recording, at: start.real.position, truth: null };
-          asked.push(open);
+          const rec = start.real.recording;
+          const at = start.real.position;
+          if (rec.codes[rec.events[at]?.code ?? -1]?.generator) skipped++;
+          else {
+            open = { rec, at, truth: null };
+            asked.push(open);
+          }
         }
         return null;
       },
@@ -129,12 +145,13 @@ export async function evalJumpsTrajectories(model: LoadedModel, engine: PythonHo
     }
     onProgress?.(i + 1, items.length);
   }
-  return jumpReport(cases, maxSteps);
+  return jumpReport(cases, maxSteps, skipped);
 }
 
 /** CruxEval's output question: a step out from the call of f, right when its value is the output. */
 export async function evalJumpsCrux(model: LoadedModel, engine: PythonHost, items: readonly CruxItem[], maxSteps: number, onProgress?: OnProgress): Promise<JumpReport> {
   const cases: JumpCase[] = [];
+  let skipped = 0;
   for (const [i, item] of items.entries()) {
     const own = engine.forOwner(`eval item ${randomUUID()}`);
     const rec = await own.record(item.code, `f(${item.input})`, CRUX_RUN_LIMITS);
@@ -142,8 +159,8 @@ export async function evalJumpsCrux(model: LoadedModel, engine: PythonHost, item
       const right = async (s: ParseResult) =>
         !('unparseable' in s) && s.event === 'return' && s.value !== undefined && !s.raising && (await own.sameValue(s.value, item.output));
       cases.push(await answerBoth(model, rec, 0, [], maxSteps, right));
-    } else cases.push({ direct: false, confidence: 0, composed: false, steps: 0, reached: false });
+    } else skipped++;
     onProgress?.(i + 1, items.length);
   }
-  return jumpReport(cases, maxSteps);
+  return jumpReport(cases, maxSteps, skipped);
 }

@@ -95,7 +95,8 @@ export class EngineConnection {
 
   private onStage(stage: EngineStage): void {
     this.loadStage = stage;
-    // Where a start spends its time (`npm run bench:web`'s reload): one mark per stage reached.
+    // Where a start spends its time (read them with the Performance panel, or
+    // performance.getEntriesByType('mark')): one mark per stage reached.
     performance.mark(`ndb:engine-${stage}`);
     if (stage === 'restoring') this.light?.();
   }

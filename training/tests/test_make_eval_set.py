@@ -38,6 +38,7 @@ def test_families_set_draws_held_out_programs_only(tmp_path):
     programs = make_eval_set.families_programs(0, 5)
     assert len(programs) == 5 and len({p.program_id for p in programs}) == 5
     assert all(is_held_out(p.program_id) for p in programs)
+    assert all(p.origin == "python" for p in programs)
     # the families' programs are module scripts and calls of the constructs, not the generator's
     assert make_eval_set.families_programs(0, 5) == programs
 
