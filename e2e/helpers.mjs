@@ -275,3 +275,21 @@ export async function currentLine(page) {
     return n ? Number(n.textContent) : null;
   });
 }
+
+/** Holds back the model's download (its ONNX files) in `context` until `release()`, which also
+ * lets later downloads through: the real engine must not wait for the model. */
+export async function holdModelDownload(context) {
+  let open;
+  const held = new Promise((r) => (open = r));
+  const onnx = '**/models/*/onnx/*.onnx';
+  await context.route(onnx, async (route) => {
+    await held;
+    await route.continue().catch(() => undefined); // handled already after unroute
+  });
+  return {
+    async release() {
+      open();
+      await context.unroute(onnx);
+    },
+  };
+}

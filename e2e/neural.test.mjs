@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { ROOT, STEP_TIMEOUT, LOAD_TIMEOUT, idle, openApp, press, status, variables, watchErrors } from './helpers.mjs';
+import { ROOT, STEP_TIMEOUT, LOAD_TIMEOUT, holdModelDownload, idle, openApp, press, status, variables, watchErrors } from './helpers.mjs';
 import { useApp } from './setup.mjs';
 
 const MODEL = JSON.parse(readFileSync(join(ROOT, 'public/models/index.json'), 'utf8')).default;
@@ -220,13 +220,7 @@ describe('steps taken while the model is still loading (a cold start)', () => {
 
   it('predicts the stop it reached once the model is ready, and predicts again after a step back and forward', async () => {
     // A fresh profile: the model is not in the Cache API, so its download can be held back.
-    let release;
-    const held = new Promise((r) => (release = r));
-    const onnx = '**/models/*/onnx/*.onnx';
-    await browser.context.route(onnx, async (route) => {
-      await held;
-      await route.continue().catch(() => undefined);
-    });
+    const model = await holdModelDownload(browser.context);
     const { page, errors } = await newPage('?backend=wasm');
     try {
       assert.equal(await page.locator('main').getAttribute('data-model'), 'loading');
@@ -236,8 +230,7 @@ describe('steps taken while the model is still loading (a cold start)', () => {
       await press(page, 'Step over');
       assert.match((await status(page).textContent()) ?? '', /^line 3 in total/);
       assert.equal(await page.locator('main').getAttribute('data-model'), 'loading');
-      release();
-      await browser.context.unroute(onnx);
+      await model.release();
       await modelReady(page);
       // No further step: the model predicts the step that reached this stop (line 3), from line 2.
       const rows = await prediction(page);
@@ -250,7 +243,7 @@ describe('steps taken while the model is still loading (a cold start)', () => {
       assert.equal((await prediction(page)).find((r) => r.field === 'line')?.real, '3');
       assert.deepEqual(errors, []);
     } finally {
-      release();
+      await model.release();
       await page.close();
     }
   });

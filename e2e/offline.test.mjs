@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { LOAD_TIMEOUT, ROOT, idle, openApp, press, status, variables, watchErrors } from './helpers.mjs';
+import { LOAD_TIMEOUT, ROOT, holdModelDownload, idle, openApp, press, status, variables, watchErrors } from './helpers.mjs';
 import { useApp } from './setup.mjs';
 
 const MODEL = JSON.parse(readFileSync(join(ROOT, 'public/models/index.json'), 'utf8')).default;
@@ -32,13 +32,7 @@ describe('offline after one visit', () => {
 
   it('stores everything, then debugs with both engines with the network cut', async () => {
     // First visit, with the model's download held back: the real engine does not wait for it.
-    let release;
-    const held = new Promise((r) => (release = r));
-    const onnx = '**/models/*/onnx/*.onnx';
-    await browser.context.route(onnx, async (route) => {
-      await held;
-      await route.continue().catch(() => undefined); // handled already after unroute
-    });
+    const model = await holdModelDownload(browser.context);
     const page = await browser.context.newPage();
     const errors = watchErrors(page);
     await openApp(page, `${server.url}?backend=wasm`);
@@ -46,8 +40,7 @@ describe('offline after one visit', () => {
     await press(page, 'Step into');
     assert.match((await status(page).textContent()) ?? '', /^line 2 in total/);
     assert.equal(await page.locator('main').getAttribute('data-model'), 'loading');
-    release();
-    await browser.context.unroute(onnx);
+    await model.release();
     await page.locator('main[data-model="ready"]').waitFor({ timeout: LOAD_TIMEOUT });
     await press(page, 'Restart');
     await page.locator('main[data-offline="ready"]').waitFor({ timeout: CACHE_TIMEOUT });
