@@ -129,6 +129,13 @@ async function settle(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
 }
 
+/** After a hash change: waits until the link has been decoded (its gzip runs off the thread, late
+ * on a loaded machine) and shown, `shows` being how many links the host has shown by then. */
+async function shown(host: FakeSession, shows: number): Promise<void> {
+  await vi.waitFor(() => expect(host.log.filter((l) => l.startsWith('show ')).length).toBeGreaterThanOrEqual(shows), { timeout: 10_000 });
+  await settle();
+}
+
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -175,7 +182,7 @@ describe('share-link restore', () => {
 
     // Another link arrives while Python is still recording the first one.
     bar.navigate(await encodeHash(shared('def g():\n    return 1\n', { position: 2 })));
-    await settle();
+    await shown(host, 2);
     expect(link.sharedPending).toBe(true);
     host.recordings[0]!.resolve(true);
     await settle();
@@ -202,7 +209,7 @@ describe('share-link restore', () => {
     await settle();
     expect(host.log.slice(-1)).toEqual(['edits n=2@1']);
     bar.navigate(await encodeHash(shared('def g():\n    pass\n', { position: 5 })));
-    await settle();
+    await shown(host, 2);
     host.replayGate.resolve();
     await running;
     // No jump to the old link's position in the new link's program.
@@ -216,7 +223,7 @@ describe('share-link restore', () => {
     await settle();
     const second = await encodeHash(shared(EXAMPLE, { position: 6, breakpoints: [2] }));
     bar.navigate(second);
-    await settle();
+    await shown(host, 2);
     // An example again: its restore starts at once, beside the first one's pending answer.
     expect(host.log).toEqual(['show def total', 'check', 'record def total', 'show def total', 'check', 'record def total']);
     // A move while the link is restored leaves the hash alone.
