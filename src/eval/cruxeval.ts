@@ -72,7 +72,7 @@ interface Answer {
 const NO_ANSWER: Answer = { ok: false, predicted: null };
 
 /** Records f's call; null when it never returned (nothing to ask for). */
-async function recordCall(engine: PythonHost, item: CruxItem) {
+export async function recordCall(engine: PythonHost, item: CruxItem) {
   const rec = await engine.record(item.code, `f(${item.input})`, CRUX_RUN_LIMITS);
   const entryReturn = rec.events.findIndex((e) => e.event === 'return' && e.depth === 0);
   return rec.events.length > 0 && entryReturn >= 0 ? { rec, entryReturn } : null;
@@ -91,7 +91,12 @@ async function predictOutput(model: LoadedModel, engine: PythonHost, item: CruxI
     last = p.state;
   }
   if (!last || 'unparseable' in last || last.event !== 'return' || last.value === undefined || last.raising) return NO_ANSWER;
-  return { ok: await engine.sameValue(last.value, item.output), predicted: last.value };
+  return { ok: await returnsExpected(engine, item, last), predicted: last.value };
+}
+
+/** Whether a predicted state is f's return with the item's expected output (compared by Python). */
+export async function returnsExpected(engine: PythonHost, item: CruxItem, s: ParseResult): Promise<boolean> {
+  return !('unparseable' in s) && s.event === 'return' && s.value !== undefined && !s.raising && (await engine.sameValue(s.value, item.output));
 }
 
 async function predictInput(model: LoadedModel, engine: PythonHost, item: CruxItem): Promise<Answer> {

@@ -11,13 +11,12 @@ import { compareStates } from '../core/compare';
 import type { ParseResult } from '../core/format';
 import type { Position, Recording } from '../core/trace';
 import type { DebugState } from '../core/state';
-
 import { NeuralSession } from '../neuralEngine/neuralSession';
 import type { LoadedModel } from '../neuralEngine/nodeModel';
 import type { PythonHost } from '../realEngine/pythonHost';
 import type { CruxItem, EvalItem, OnProgress } from './items';
+import { recordCall, returnsExpected } from './cruxeval';
 import { recordItem, replayItem } from './replay';
-import { CRUX_RUN_LIMITS } from '../core/limits';
 
 /** The thresholds the policy is scored at: below τ the composed answer is taken. */
 export const JUMP_THRESHOLDS = [0.2, 0.35, 0.5, 0.65, 0.8, 0.95] as const;
@@ -154,11 +153,9 @@ export async function evalJumpsCrux(model: LoadedModel, engine: PythonHost, item
   let skipped = 0;
   for (const [i, item] of items.entries()) {
     const own = engine.forOwner(`eval item ${randomUUID()}`);
-    const rec = await own.record(item.code, `f(${item.input})`, CRUX_RUN_LIMITS);
-    if (rec.events.some((e) => e.event === 'return' && e.depth === 0)) {
-      const right = async (s: ParseResult) =>
-        !('unparseable' in s) && s.event === 'return' && s.value !== undefined && !s.raising && (await own.sameValue(s.value, item.output));
-      cases.push(await answerBoth(model, rec, 0, [], maxSteps, right));
+    const call = await recordCall(own, item);
+    if (call) {
+      cases.push(await answerBoth(model, call.rec, 0, [], maxSteps, (s) => returnsExpected(own, item, s)));
     } else skipped++;
     onProgress?.(i + 1, items.length);
   }
