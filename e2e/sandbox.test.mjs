@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { join } from 'node:path';
-import { LOAD_TIMEOUT, ROOT, button, idle, output, pasteCode, startStatic, status } from './helpers.mjs';
+import { LOAD_TIMEOUT, ROOT, button, idle, openApp, output, pasteCode, startStatic, status } from './helpers.mjs';
 import { useApp } from './setup.mjs';
 
 const MARK = 'ndb-sandbox-probe';
@@ -381,5 +381,66 @@ describe('the sandbox on a host that sends no headers, with no service worker', 
 
   it("creates no storage of the app's origin and sends no request", async () => {
     await nothingGetsOut(target, app.server.url);
+  });
+});
+
+/** The saved interpreter's entry: its path, the digest stored with it, and whether its bytes have it. */
+async function savedEntry() {
+  return page.evaluate(async () => {
+    const cache = await caches.open('ndb-pyodide-snapshot');
+    const [request] = await cache.keys();
+    if (!request) return null;
+    const res = await cache.match(request);
+    const bytes = await res.arrayBuffer();
+    const hex = Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
+    return { path: new URL(request.url).pathname, digest: res.headers.get('X-Ndb-Sha256'), intact: hex === res.headers.get('X-Ndb-Sha256') };
+  });
+}
+
+/** The stages Python's start went through on this page (the app marks each one). */
+async function startStages() {
+  return page.evaluate(() => performance.getEntriesByType('mark').map((m) => m.name).filter((n) => n.startsWith('ndb:engine-')).map((n) => n.slice('ndb:engine-'.length)));
+}
+
+async function waitFor(probe, ok) {
+  const deadline = Date.now() + LOAD_TIMEOUT;
+  let got = await probe();
+  while (!ok(got) && Date.now() < deadline) {
+    await page.waitForTimeout(250);
+    got = await probe();
+  }
+  return got;
+}
+
+describe('a warm start from a saved interpreter whose bytes were damaged', () => {
+  const app = useApp({ open: '' });
+  before(() => ({ page, errors } = app));
+
+  it('does not use it: Python starts the plain way, runs programs, and a good one is saved in its place', async () => {
+    const first = await waitFor(savedEntry, (e) => e?.intact === true);
+    assert.ok(first?.intact, 'the first start saved an interpreter');
+    // The same entry, its digest kept, with one byte in every 4 KiB past the first flipped.
+    await page.evaluate(async () => {
+      const cache = await caches.open('ndb-pyodide-snapshot');
+      const [request] = await cache.keys();
+      const res = await cache.match(request);
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      for (let i = 4096; i < bytes.length; i += 4096) bytes[i] ^= 0xff;
+      await cache.put(request, new Response(bytes, { headers: res.headers }));
+    });
+    assert.equal((await savedEntry()).intact, false);
+    await openApp(page, app.server.url);
+    assert.deepEqual(await startStages(), ['fetching', 'starting', 'tracer', 'ready']);
+    await runModule('x = 6 * 7\nprint(x)\n');
+    await button(page, 'Continue').click();
+    await idle(page);
+    assert.match(await status(page).textContent(), /^Program finished/);
+    assert.equal(await output(page), '42\n');
+    const again = await waitFor(savedEntry, (e) => e?.intact === true);
+    assert.deepEqual(again && { path: again.path, intact: again.intact }, { path: first.path, intact: true });
+    // and the next start restores the good one
+    await openApp(page, app.server.url);
+    assert.deepEqual(await startStages(), ['fetching', 'restoring', 'tracer', 'ready']);
+    assert.deepEqual(errors, []);
   });
 });

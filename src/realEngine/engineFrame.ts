@@ -173,10 +173,11 @@ function storedSnapshot(): Promise<Snapshot | null> {
   return snapshot;
 }
 
-/** The snapshot to restore, if one fits this engine and its bytes are right. */
-async function snapshotToRestore(url: string): Promise<Blob | null> {
-  const stored = await storedSnapshot();
-  return stored?.url === url && (await stored.checked) ? stored.bytes : null;
+/** Whether the stored snapshot fits the engine whose snapshots are stored at `url` (null: none is
+ * kept) and its bytes are right. */
+async function snapshotFits(stored: Snapshot, url: Promise<string | null>): Promise<boolean> {
+  const [at, ok] = await Promise.all([url, stored.checked]);
+  return at === stored.url && ok;
 }
 
 /** Keeps a snapshot for the next start, in place of any older one. */
@@ -217,8 +218,8 @@ export class FramedEngineWorker implements EngineWorker {
   private terminated = false;
   /** The worker said `ready`, or was sent a program: no snapshot from it is taken after that. */
   private trusted = true;
-  /** Where a snapshot this worker makes is stored (known before the worker can make one). */
-  private storeAt: string | null = null;
+  /** Where a snapshot this worker makes is stored (null: nowhere), once the engine's name for it is known. */
+  private storeAt: Promise<string | null> = Promise.resolve(null);
   private errorListener: ((ev: ErrorEvent) => void) | null = null;
   /** A failure that came before anyone listened (a worker started ahead, src/ui/prestart.ts). */
   private failure: string | null = null;
@@ -255,6 +256,7 @@ export class FramedEngineWorker implements EngineWorker {
   private async open(frame: HTMLIFrameElement, port: MessagePort): Promise<void> {
     try {
       const { code, files } = engineFiles();
+      void storedSnapshot();
       const loaded = new Promise<void>((resolve) => frame.addEventListener('load', () => resolve(), { once: true }));
       frame.srcdoc = engineFrameDocument();
       if (this.terminated) return;
@@ -269,9 +271,14 @@ export class FramedEngineWorker implements EngineWorker {
       this.send({ type: 'send', message: { type: 'boot', indexURL: pyodideIndexURL() } });
       for (const name of PYODIDE_FILES) void files[name].then((blob) => this.send({ type: 'send', message: { type: 'file', name, blob } }), () => undefined);
       Promise.all(Object.values(files)).catch((err: unknown) => this.fail(`Python could not be loaded: ${err instanceof Error ? err.message : String(err)}`));
-      const url = await snapshotUrl().catch(() => null);
+      // A stored snapshot goes to the worker as soon as it is read, and the worker restores it while
+      // it is checked here (does it fit this engine, are its bytes right); without one, the worker
+      // starts Python the plain way and sends a new snapshot, stored under the engine's name.
+      const url = snapshotUrl().catch(() => null);
       this.storeAt = url;
-      this.send({ type: 'send', message: { type: 'restore', snapshot: url ? await snapshotToRestore(url) : null } });
+      const stored = await storedSnapshot();
+      this.send({ type: 'send', message: { type: 'restore', snapshot: stored?.bytes ?? null } });
+      if (stored) this.send({ type: 'send', message: { type: 'checked', ok: await snapshotFits(stored, url) } });
     } catch (err) {
       this.fail(`Python could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -303,8 +310,8 @@ export class FramedEngineWorker implements EngineWorker {
     const type = typeof data === 'object' && data !== null ? data.type : null;
     if (type === 'snapshot') {
       const bytes = (data as { bytes?: unknown }).bytes;
-      if (this.trusted && this.storeAt && bytes instanceof Blob) void storeSnapshot(this.storeAt, bytes);
-      this.storeAt = null;
+      if (this.trusted && bytes instanceof Blob) void this.storeAt.then((url) => (url ? storeSnapshot(url, bytes) : undefined));
+      this.storeAt = Promise.resolve(null);
       return;
     }
     if (type === null || !RESPONSE_TYPES.has(type)) return;

@@ -29,15 +29,23 @@ export interface EngineFile {
   blob: Blob;
 }
 
-/** The interpreter an earlier start saved, if any (the page checked its digest): sent once the page
- * knows, while the worker starts; the worker waits for it only when it is about to start Python. */
+/** The interpreter an earlier start saved, if any, sent as soon as the page has read it (its check
+ * follows, EngineSnapshotChecked); the worker waits for it only when it is about to start Python. */
 export interface EngineRestore {
   type: 'restore';
   snapshot: Blob | null;
 }
 
+/** Whether the snapshot sent fits this engine (it is named after the engine's code) and its bytes
+ * have their digest: the page checks while the worker restores, the worker waits for the answer
+ * before anything runs in the restored interpreter. */
+export interface EngineSnapshotChecked {
+  type: 'checked';
+  ok: boolean;
+}
+
 /** What the page sends on to the worker. */
-export type ToWorker = WorkerRequest | EngineBoot | EngineFile | EngineRestore;
+export type ToWorker = WorkerRequest | EngineBoot | EngineFile | EngineRestore | EngineSnapshotChecked;
 
 /** The page's messages to the frame, on the port it handed over. */
 export type FrameRequest = { type: 'spawn'; code: Blob } | { type: 'send'; message: ToWorker } | { type: 'interrupt'; signal: 0 | 2 };

@@ -14,8 +14,9 @@
 // Nothing is fetched: Pyodide reads its files through `fetch`, which here serves the Blobs the page
 // handed in (and is deleted before any program runs). A warm start skips Python's own start: the
 // page keeps a memory snapshot of an interpreter with the tracer imported (Pyodide's
-// makeMemorySnapshot), checks its bytes against their SHA-256 digest while the worker starts, and a
-// worker given one restores it instead of starting Python again (measured in `npm run bench:web`).
+// makeMemorySnapshot, kept without its zero pages: snapshotPages.ts), and a worker given one
+// restores it instead of starting Python again, while the page checks that it fits this engine and
+// that its bytes have their SHA-256 digest (measured in `npm run bench:web`).
 // A worker given none (or one it cannot restore) takes a snapshot before any program can run and
 // posts it before `ready`; the page stores it, and takes one only before `ready`.
 //
@@ -36,6 +37,7 @@ import sandboxSource from './sandbox.py?raw';
 import sourceInfoSource from './sourceInfo.py?raw';
 import tracerSource from './tracer.py?raw';
 import valuesSource from './values.py?raw';
+import { packSnapshot, unpackSnapshot } from './snapshotPages';
 import { closeCodeGeneration, closeRealm } from './workerLockdown';
 
 /** The engine's Python modules, bundled with this script (so the snapshot's name covers them). */
@@ -86,6 +88,12 @@ let receiveRestore!: (snapshot: Blob | null) => void;
 /** The interpreter to restore, or null for a plain start. */
 const restore = new Promise<Blob | null>((resolve) => (receiveRestore = resolve));
 
+let receiveChecked!: (ok: boolean) => void;
+/** Whether the snapshot handed in fits this engine and has its digest: the page checks while the
+ * worker restores it, and nothing but Pyodide's own start runs in the restored interpreter before
+ * the answer. */
+const checked = new Promise<boolean>((resolve) => (receiveChecked = resolve));
+
 let receiveInit!: (interruptBuffer: Uint8Array | null) => void;
 const initialised = new Promise<Uint8Array | null>((resolve) => (receiveInit = resolve));
 
@@ -116,16 +124,17 @@ type PyodideWithSnapshot = PyodideInterface & { makeMemorySnapshot?: () => Uint8
 /** The snapshot the page handed in, if any and if it can be read. */
 async function readSnapshot(given: Blob | null): Promise<Uint8Array | null> {
   try {
-    return given ? new Uint8Array(await given.arrayBuffer()) : null;
+    return given ? unpackSnapshot(new Uint8Array(await given.arrayBuffer())) : null;
   } catch {
     return null;
   }
 }
 
-/** This interpreter's memory, or null when it cannot be snapshotted. */
+/** This interpreter's memory without its zero pages, or null when it cannot be snapshotted. */
 function takeSnapshot(pyodide: PyodideWithSnapshot): Uint8Array | null {
   try {
-    return pyodide.makeMemorySnapshot?.() ?? null;
+    const made = pyodide.makeMemorySnapshot?.();
+    return made ? packSnapshot(made) : null;
   } catch {
     return null;
   }
@@ -146,6 +155,31 @@ function serveFiles(indexURL: string): void {
   Object.defineProperty(self, 'fetch', { value: serve, writable: true, configurable: true, enumerable: true });
 }
 
+/** Pyodide's WebAssembly, compiled as soon as its bytes are here: while the worker waits for the
+ * snapshot and imports Pyodide's loader, not after. */
+function compileWasm(): Promise<WebAssembly.Module | null> {
+  return file('pyodide.asm.wasm')
+    .then((blob) => WebAssembly.compileStreaming(new Response(blob, { headers: { 'Content-Type': 'application/wasm' } })))
+    .catch(() => null);
+}
+
+/** Runs `start` with Pyodide's `instantiateStreaming` given the module compiled ahead (Pyodide
+ * instantiates its one module that way), then puts the browser's own function back. */
+async function withCompiledWasm<T>(compiled: Promise<WebAssembly.Module | null>, start: () => Promise<T>): Promise<T> {
+  const wasm = WebAssembly as { instantiateStreaming: typeof WebAssembly.instantiateStreaming };
+  const original = wasm.instantiateStreaming;
+  wasm.instantiateStreaming = async (source, imports) => {
+    const module = await compiled;
+    if (!module) return original.call(WebAssembly, source, imports);
+    return { module, instance: await WebAssembly.instantiate(module, imports) };
+  };
+  try {
+    return await start();
+  } finally {
+    wasm.instantiateStreaming = original;
+  }
+}
+
 /** Imports a module handed in as a Blob (the policy allows scripts from blob: URLs only). */
 async function importBlob<T>(blob: Blob): Promise<T> {
   const url = URL.createObjectURL(new Blob([blob], { type: 'text/javascript' }));
@@ -161,6 +195,7 @@ async function load(): Promise<RealEngine> {
   const started = performance.now();
   post({ type: 'stage', stage: 'fetching' });
   serveFiles(boot.indexURL);
+  const compiled = compileWasm();
   const snapshotRead = restore.then(readSnapshot);
   const [mod, asm, lock] = await Promise.all([
     file('pyodide.mjs').then((blob) => importBlob<{ loadPyodide: typeof LoadPyodide }>(blob)),
@@ -177,17 +212,21 @@ async function load(): Promise<RealEngine> {
     stdout: () => undefined,
     stderr: () => undefined,
   };
-  const start = (more: MoreOptions) => mod.loadPyodide({ ...options, ...more } as Parameters<typeof LoadPyodide>[0] & MoreOptions) as Promise<PyodideWithSnapshot>;
-  let pyodide: PyodideWithSnapshot;
-  let fromSnapshot = false;
-  try {
-    pyodide = await start(snapshot ? { _loadSnapshot: snapshot } : { _makeSnapshot: true });
-    fromSnapshot = snapshot !== null;
-  } catch (err) {
-    if (!snapshot) throw err;
-    // A snapshot this Pyodide cannot restore: start Python the plain way (and make a new one).
-    pyodide = await start({ _makeSnapshot: true });
+  const start = (more: MoreOptions) =>
+    withCompiledWasm(compiled, () => mod.loadPyodide({ ...options, ...more } as Parameters<typeof LoadPyodide>[0] & MoreOptions) as Promise<PyodideWithSnapshot>);
+  let pyodide: PyodideWithSnapshot | null = null;
+  if (snapshot) {
+    try {
+      pyodide = await start({ _loadSnapshot: snapshot });
+    } catch {
+      // a snapshot this Pyodide cannot restore
+    }
+    // One that the page found does not fit, or whose bytes are wrong, is dropped before anything runs in it.
+    if (!(await checked)) pyodide = null;
   }
+  const fromSnapshot = pyodide !== null;
+  // No snapshot, or none usable: start Python the plain way (and make a snapshot for next time).
+  pyodide ??= await start({ _makeSnapshot: true });
   // A restored interpreter would replay the snapshot's random state (Pyodide's start imports
   // `random`): seed it afresh, as a plain start does. (str hashes keep the snapshot's seed.)
   if (fromSnapshot) pyodide.runPython('import random\nrandom.seed()');
@@ -241,6 +280,9 @@ scope.addEventListener('message', (ev: MessageEvent<ToWorker>) => {
       return;
     case 'restore':
       receiveRestore(msg.snapshot);
+      return;
+    case 'checked':
+      receiveChecked(msg.ok);
       return;
     case 'init':
       onInit(msg.interruptBuffer);

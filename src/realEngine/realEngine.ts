@@ -83,5 +83,13 @@ export function installModuleCode(name: string, source: string, options: Install
 }
 
 export function installModule(pyodide: PyodideInterface, name: string, source: string, options: InstallOptions = {}): void {
-  pyodide.runPython(installModuleCode(name, source, options));
+  if (!options.keepLoaded) {
+    pyodide.runPython(installModuleCode(name, source, options));
+    return;
+  }
+  // A restored interpreter has the module imported and its folder on sys.path; only the file is
+  // gone (the file system is not in a memory snapshot): written straight, with no Python to parse
+  // (Python reads it again only for a traceback's lines).
+  pyodide.FS.mkdirTree(MODULE_DIR);
+  pyodide.FS.writeFile(`${MODULE_DIR}/${name}.py`, source, { encoding: 'utf8' });
 }
