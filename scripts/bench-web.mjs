@@ -6,9 +6,11 @@
 // For each visit, milliseconds from navigation start to: the first paint (the static skeleton), the
 // editor ready (Monaco's text on screen), Python ready (Pyodide and the tracer loaded: Step into
 // works), the model ready, and the first prediction (Step into as soon as Python is ready, then
-// Step over once the model is). The app sets performance marks (ndb:editor-ready,
-// ndb:engine-ready, ndb:model-ready, ndb:first-prediction); the editor is also watched from
-// outside, so that builds without its mark can be measured the same way.
+// Step over once the model is), then the model's median time per predicted state over up to 12
+// more Step into (`state_ms`, the WASM backend's int8 model). The app sets performance marks
+// (ndb:editor-ready, ndb:engine-ready, ndb:model-ready, ndb:first-prediction, and ndb:prediction
+// for each state with the model's time); the editor is also watched from outside, so that builds
+// without its marks can be measured the same way.
 //
 // Beside it, in the same run, a reference page that loads Pyodide alone (in a module worker, as the
 // app does, from the same served files) on a fresh profile and again on the same profile (the
@@ -21,7 +23,9 @@ import { ROOT, launchBrowser, startPreview } from '../e2e/helpers.mjs';
 const i = process.argv.indexOf('--runs');
 const RUNS = i >= 0 ? Math.max(1, Number(process.argv[i + 1]) || 1) : 2;
 const TIMEOUT = 120_000;
-const KEYS = ['first_paint_ms', 'editor_ready_ms', 'engine_ready_ms', 'model_ready_ms', 'first_prediction_ms'];
+const KEYS = ['first_paint_ms', 'editor_ready_ms', 'engine_ready_ms', 'model_ready_ms', 'first_prediction_ms', 'state_ms'];
+/** How many states are predicted after the first, for the model's time per state. */
+const STATES = 12;
 
 // The reference: Pyodide alone, loaded in a module worker from the app's own copy.
 const REF_HTML = 'bench-pyodide-ref.html';
@@ -49,6 +53,22 @@ function watchEditor() {
   obs.observe(document, { childList: true, subtree: true });
 }
 
+/** Steps on (Step into, up to STATES times, each once the model has shown the last state) and
+ * returns the model's time for each state after the first (the app's `ndb:prediction` marks). */
+async function stateTimes(page) {
+  const into = page.getByRole('button', { name: 'Step into', exact: true });
+  for (let i = 0; i < STATES && (await into.isEnabled()); i++) {
+    const before = await page.evaluate(() => performance.getEntriesByName('ndb:prediction').length);
+    await into.click();
+    await page.locator('[role="toolbar"][aria-busy="false"]').waitFor({ timeout: TIMEOUT });
+    const shown = await page
+      .waitForFunction((n) => performance.getEntriesByName('ndb:prediction').length > n, before, { timeout: 20_000 })
+      .then(() => true, () => false);
+    if (!shown) break;
+  }
+  return page.evaluate(() => performance.getEntriesByName('ndb:prediction').slice(1).map((e) => e.detail.ms));
+}
+
 async function visit(context, url) {
   const page = await context.newPage();
   await page.addInitScript(watchEditor);
@@ -72,6 +92,9 @@ async function visit(context, url) {
       first_prediction_ms: at('ndb:first-prediction'),
     };
   });
+  const times = await stateTimes(page);
+  t.state_ms = times.length ? Math.round(median(times)) : null;
+  t.states = times.length;
   return { page, t };
 }
 

@@ -234,6 +234,8 @@ export class ModelFollower {
   private show(step: FollowedStep, real: DebugState): void {
     const p = step.result;
     if (performance.getEntriesByName('ndb:first-prediction').length === 0) performance.mark('ndb:first-prediction');
+    // One mark per state shown, with the model's time for it (`npm run bench:web` reads them).
+    performance.mark('ndb:prediction', { detail: { ms: p.ms, newTokens: p.newTokens, prefillTokens: p.prefillTokens } });
     const scored = isScoredStop(real);
     this.prediction = {
       action: p.action,
