@@ -69,22 +69,22 @@ export interface InstallOptions {
   keepLoaded?: boolean;
 }
 
-/** Python that writes a module's file where the engine imports from and, unless `keepLoaded`,
- * makes the next import read it afresh: run by installModule here, and sent as it is to the
- * engine's own process (processHost.ts). */
-export function installModuleCode(name: string, source: string, options: InstallOptions = {}): string {
+/** Python that writes a module's file where the engine imports from and makes the next import read
+ * it afresh: run by installModule here, and sent as it is to the engine's own process
+ * (processHost.ts). */
+export function installModuleCode(name: string, source: string): string {
   const path = JSON.stringify(`${MODULE_DIR}/${name}.py`);
-  const fresh = options.keepLoaded ? '' : `\nimportlib.invalidate_caches()\nsys.modules.pop(${JSON.stringify(name)}, None)`;
   return (
     `import os, sys, importlib\nos.makedirs(${JSON.stringify(MODULE_DIR)}, exist_ok=True)\n` +
     `with open(${path}, "w", encoding="utf-8") as _ndb_file: _ndb_file.write(${JSON.stringify(source)})\n` +
-    `if ${JSON.stringify(MODULE_DIR)} not in sys.path: sys.path.insert(0, ${JSON.stringify(MODULE_DIR)})${fresh}`
+    `if ${JSON.stringify(MODULE_DIR)} not in sys.path: sys.path.insert(0, ${JSON.stringify(MODULE_DIR)})\n` +
+    `importlib.invalidate_caches()\nsys.modules.pop(${JSON.stringify(name)}, None)`
   );
 }
 
 export function installModule(pyodide: PyodideInterface, name: string, source: string, options: InstallOptions = {}): void {
   if (!options.keepLoaded) {
-    pyodide.runPython(installModuleCode(name, source, options));
+    pyodide.runPython(installModuleCode(name, source));
     return;
   }
   // A restored interpreter has the module imported and its folder on sys.path; only the file is
