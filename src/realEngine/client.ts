@@ -59,13 +59,13 @@ export class EngineError extends Error {
 
 export type WorkerFactory = () => EngineWorker;
 
-const workers = new Spare<EngineWorker>(() => new FramedEngineWorker());
+const workers = new Spare<FramedEngineWorker>(() => new FramedEngineWorker());
 
 /** Creates the Python worker now, for the first EngineClient to take: its frame and Pyodide's files
  * start loading at once, so a page that calls this on its first line gains the time its own code
- * takes to load. */
-export function prestartEngineWorker(): void {
-  workers.prepare();
+ * takes to load. Settles once the frame was told to start the worker (or could not be). */
+export function prestartEngineWorker(): Promise<void> {
+  return workers.prepare().started;
 }
 
 const defaultFactory: WorkerFactory = () => workers.take();

@@ -221,6 +221,9 @@ export class FramedEngineWorker implements EngineWorker {
   /** Where a snapshot this worker makes is stored (null: nowhere), once the engine's name for it is known. */
   private storeAt: Promise<string | null> = Promise.resolve(null);
   private errorListener: ((ev: ErrorEvent) => void) | null = null;
+  /** Settles once the frame was told to start the worker, or the start failed or was given up. */
+  readonly started: Promise<void>;
+  private markStarted!: () => void;
   /** A failure that came before anyone listened (a worker started ahead, src/ui/prestart.ts). */
   private failure: string | null = null;
 
@@ -235,6 +238,7 @@ export class FramedEngineWorker implements EngineWorker {
   }
 
   constructor() {
+    this.started = new Promise<void>((resolve) => (this.markStarted = resolve));
     const channel = new MessageChannel();
     this.port = channel.port1;
     this.port.onmessage = (ev: MessageEvent<FrameResponse>) => this.fromFrame(ev.data);
@@ -267,6 +271,7 @@ export class FramedEngineWorker implements EngineWorker {
       const held = this.held ?? [];
       this.held = null;
       this.port.postMessage({ type: 'spawn', code: engine } satisfies FrameRequest);
+      this.markStarted();
       for (const req of held) this.port.postMessage(req);
       this.send({ type: 'send', message: { type: 'boot', indexURL: pyodideIndexURL() } });
       for (const name of PYODIDE_FILES) void files[name].then((blob) => this.send({ type: 'send', message: { type: 'file', name, blob } }), () => undefined);
@@ -281,6 +286,8 @@ export class FramedEngineWorker implements EngineWorker {
       if (stored) this.send({ type: 'send', message: { type: 'checked', ok: await snapshotFits(stored, url) } });
     } catch (err) {
       this.fail(`Python could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      this.markStarted();
     }
   }
 

@@ -6,5 +6,6 @@ import { prestartModelWorker } from '../neuralEngine/modelClient';
 import { prestartEngineWorker } from '../realEngine/client';
 import { modelTurnedOff } from './modelQuery';
 
-prestartEngineWorker();
+/** Settles once Python's worker was told to start (main.ts waits for that before building the page). */
+export const engineStarting = prestartEngineWorker();
 if (!modelTurnedOff(location.search)) prestartModelWorker();

@@ -6,9 +6,9 @@ export class Spare<T> {
 
   constructor(private readonly make: () => T) {}
 
-  /** Makes one now, unless one is already waiting. */
-  prepare(): void {
-    this.early ??= this.make();
+  /** Makes one now, unless one is already waiting; either way, the one waiting. */
+  prepare(): T {
+    return (this.early ??= this.make());
   }
 
   /** The one made early, else a new one. */
