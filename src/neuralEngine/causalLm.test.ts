@@ -62,6 +62,21 @@ describe('CausalLM', () => {
     expect(third.tokens).toEqual(await fullGreedy(diverged, 3));
   });
 
+  it('counts the decode runs that carried one token apart from those a choice filled with several', async () => {
+    const plain = await lm().generate([5, 9, 2], { maxNewTokens: 6, stopIds: new Set() });
+    // the first token comes from the prefill: five one-token runs follow
+    expect(plain.decodeSteps).toBe(5);
+    expect(plain.singleRuns).toBe(5);
+    expect(plain.singleRunMs).toBeGreaterThan(0);
+    expect(plain.singleRunMs).toBeLessThanOrEqual(plain.decodeMs);
+    // a choice that forces three tokens at a time, then one, then stops
+    const choices = [[1, 2, 3], [4], [5, 6, 7]];
+    const chosen = await lm().generate([5, 9, 2], { maxNewTokens: 50, stopIds: new Set(), choose: () => ({ tokens: choices.shift() ?? [], stop: choices.length === 0 }) });
+    expect(chosen.tokens).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(chosen.decodeSteps).toBe(2);
+    expect(chosen.singleRuns).toBe(1);
+  });
+
   it('stops at a stop token', async () => {
     const model = lm();
     const free = await model.generate([3, 1, 4], { maxNewTokens: 5, stopIds: new Set() });

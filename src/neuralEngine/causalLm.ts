@@ -46,11 +46,16 @@ export interface GenerateResult {
   /** Prompt tokens that had to be run (not found in the cache). */
   prefillTokens: number;
   stoppedBy: 'stop' | 'length' | 'callback';
-  /** Milliseconds spent in the prompt's run (prefill) and in the one-token runs after it (decode). */
+  /** Milliseconds spent in the prompt's run (prefill) and in the runs after it (decode). */
   prefillMs: number;
   decodeMs: number;
-  /** One-token runs of the decode loop (the first new token comes from the prefill). */
+  /** Runs of the decode loop (the first new token comes from the prefill); a run carries several
+   * tokens where the caller's `choose` gave several (tokens a constraint forces). */
   decodeSteps: number;
+  /** The decode runs that carried one token, and the milliseconds they took with the choice that
+   * came before each: what compares like for like with a bare one-token loop (`ndb bench`). */
+  singleRuns: number;
+  singleRunMs: number;
 }
 
 export class CausalLM {
@@ -95,6 +100,8 @@ export class CausalLM {
     const prefillMs = performance.now() - t0;
     const t1 = performance.now();
     let decodeSteps = 0;
+    let singleRuns = 0;
+    let singleRunMs = 0;
     const out: number[] = [];
     const temperature = options.temperature ?? 0;
     const done = (stoppedBy: GenerateResult['stoppedBy']): GenerateResult => ({
@@ -104,8 +111,11 @@ export class CausalLM {
       prefillMs,
       decodeMs: performance.now() - t1,
       decodeSteps,
+      singleRuns,
+      singleRunMs,
     });
     for (;;) {
+      const stepStarted = performance.now();
       let next: number[];
       if (options.choose) {
         const choice = options.choose(logits);
@@ -125,6 +135,10 @@ export class CausalLM {
       if (out.length >= options.maxNewTokens) return done('length');
       logits = await this.run(next);
       decodeSteps++;
+      if (next.length === 1) {
+        singleRuns++;
+        singleRunMs += performance.now() - stepStarted;
+      }
     }
   }
 

@@ -26,7 +26,7 @@ function standIn(prefer: (text: string) => string[]): { lm: CausalLM; runs: numb
   const runs: number[][] = [];
   const generate = async (_prompt: readonly number[], o: GenerateOptions): Promise<GenerateResult> => {
     const out: number[] = [];
-    const done = (stoppedBy: GenerateResult['stoppedBy']): GenerateResult => ({ tokens: out, prefillTokens: 0, stoppedBy, prefillMs: 0, decodeMs: 0, decodeSteps: runs.length });
+    const done = (stoppedBy: GenerateResult['stoppedBy']): GenerateResult => ({ tokens: out, prefillTokens: 0, stoppedBy, prefillMs: 0, decodeMs: 0, decodeSteps: runs.length, singleRuns: 0, singleRunMs: 0 });
     for (;;) {
       const logits = new Float32Array(2048).fill(-20);
       prefer(tokenizer.decode(out)).forEach((text, rank) => {

@@ -28,7 +28,7 @@ function recordingLm(trainedContext: number | undefined, answer: () => string): 
   const generate = async (prompt: readonly number[], o: GenerateOptions): Promise<GenerateResult> => {
     prompts.push([...prompt]);
     const tokens = [...tokenizer.encode(answer()), [...o.stopIds][0]!];
-    return { tokens, prefillTokens: prompt.length, stoppedBy: 'stop', prefillMs: 0, decodeMs: 0, decodeSteps: tokens.length };
+    return { tokens, prefillTokens: prompt.length, stoppedBy: 'stop', prefillMs: 0, decodeMs: 0, decodeSteps: tokens.length, singleRuns: 0, singleRunMs: 0 };
   };
   const shape = { layers: 1, kvHeads: 1, headDim: 1, ...(trainedContext ? { trainedContext } : {}) };
   return { lm: { generate, shape } as unknown as CausalLM, prompts };

@@ -22,7 +22,7 @@ function scripted(script: readonly number[]): { lm: CausalLM; consumed: () => nu
   let used = 0;
   const generate = async (_prompt: readonly number[], o: GenerateOptions): Promise<GenerateResult> => {
     const tokens: number[] = [];
-    const done = (stoppedBy: GenerateResult['stoppedBy']): GenerateResult => ({ tokens, prefillTokens: 0, stoppedBy, prefillMs: 0, decodeMs: 0, decodeSteps: tokens.length });
+    const done = (stoppedBy: GenerateResult['stoppedBy']): GenerateResult => ({ tokens, prefillTokens: 0, stoppedBy, prefillMs: 0, decodeMs: 0, decodeSteps: tokens.length, singleRuns: 0, singleRunMs: 0 });
     for (const next of script) {
       tokens.push(next);
       used = tokens.length;

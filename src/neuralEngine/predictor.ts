@@ -24,6 +24,9 @@ export interface Completion {
   prefillMs: number;
   decodeMs: number;
   decodeSteps: number;
+  /** One-token decode runs and their milliseconds (GenerateResult). */
+  singleRuns: number;
+  singleRunMs: number;
   /** `stop`: a terminator; `length`: the token cap; `invalid`: the text could no longer become a
    * state (see `refused`). */
   stoppedBy: 'stop' | 'length' | 'invalid';
@@ -119,6 +122,8 @@ export class StatePredictor {
       prefillMs: out.prefillMs,
       decodeMs: out.decodeMs,
       decodeSteps: out.decodeSteps,
+      singleRuns: out.singleRuns,
+      singleRunMs: out.singleRunMs,
     };
   }
 

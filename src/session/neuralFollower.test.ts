@@ -21,7 +21,7 @@ function standIn(answer: string, maxPositions?: number): StatePredictor & { prom
   const prompts: string[] = [];
   const complete = async (prompt: string, _options?: CompleteOptions): Promise<Completion> => {
     prompts.push(prompt);
-    return { text: answer, ids: [], newTokens: 0, prefillTokens: 0, ms: 0, promptTokens: prompt.length, prefillMs: 0, decodeMs: 0, decodeSteps: 0, stoppedBy: 'stop' };
+    return { text: answer, ids: [], newTokens: 0, prefillTokens: 0, ms: 0, promptTokens: prompt.length, prefillMs: 0, decodeMs: 0, decodeSteps: 0, singleRuns: 0, singleRunMs: 0, stoppedBy: 'stop' };
   };
   const encode = (t: string) => Array.from(t, () => 0);
   const lm = { shape: { layers: 1, kvHeads: 1, headDim: 1, ...(maxPositions ? { maxPositions } : {}) } };
