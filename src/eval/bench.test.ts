@@ -35,7 +35,7 @@ describe('ndb bench', () => {
 describe('ndb bench --runs', () => {
   it('reports the median of each number', () => {
     const run = (ratio: number, ms: number) => ({ ...base, ratio, ms_per_state: ms });
-    const base = { model: 'm', dtype: 'int8', programs: 6, states: 42, tokens_per_s: 1, raw_tokens_per_s: 1, decoded_tokens_per_s: 1, multi_token_runs: 0.3, ratio: 0, prefill_tokens_per_state: 25, prompt_tokens_per_state: 154, appended_tokens_per_state: 30, new_tokens_per_state: 24, raw_prefill_ms_per_state: 4, engine_prefill_ms_per_state: 3, threads: 2 };
+    const base = { model: 'm', dtype: 'int8', programs: 6, states: 42, tokens_per_s: 1, raw_tokens_per_s: 1, decoded_tokens_per_s: 1, multi_token_runs: 0.3, ratio: 0, ms_per_state: 0, prefill_tokens_per_state: 25, prompt_tokens_per_state: 154, appended_tokens_per_state: 30, new_tokens_per_state: 24, raw_prefill_ms_per_state: 4, engine_prefill_ms_per_state: 3, threads: 2 };
     const m = medianResult([run(0.7, 30), run(0.99, 15), run(0.86, 18)]);
     expect(m).toMatchObject({ runs: 3, ratio: 0.86, ms_per_state: 18, model: 'm', states: 42 });
     expect(medianResult([run(0.7, 30), run(0.9, 10)]).ratio).toBe(0.8);
