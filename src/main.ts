@@ -18,6 +18,9 @@ import { Session } from './ui/session.svelte';
 // shows meanwhile. Only where the service worker serves the files from its cache (a later visit):
 // on a first visit they come from the network, and the page would wait for them (`bench:web`'s cold
 // editor came 0.3–0.5 s later with the wait); a handoff slower than half a second is not waited for.
+// The browser's install offer (`beforeinstallprompt`) comes once, early: its listener is set first.
+const pwa = new Pwa();
+pwa.start();
 if (navigator.serviceWorker?.controller) await Promise.race([engineStarting, new Promise((resolve) => setTimeout(resolve, 500))]);
 
 const target = document.getElementById('app');
@@ -27,8 +30,6 @@ if (!target) throw new Error('#app is missing from index.html');
 // Python (Pyodide, in the worker ./ui/prestart started) and the model (in its worker). None waits
 // for another; the real engine never waits for the model.
 void import('./ui/monaco');
-const pwa = new Pwa();
-pwa.start();
 const session = new Session({ examples: EXAMPLES, link: browserLink() });
 const embedded = browserEmbedded();
 // An embed is its author's example: the app's own preferences are not read there, nor written.
