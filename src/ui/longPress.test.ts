@@ -70,4 +70,19 @@ describe('LongPress', () => {
     vi.advanceTimersByTime(2 * LONG_PRESS_MS);
     expect(log).toEqual([]);
   });
+
+  it("keeps a second tap's mouse events from toggling again when it comes just before the first tap's wait ends", () => {
+    const { target, log, press } = setup();
+    target.fire('pointerdown');
+    target.fire('pointerup');
+    vi.advanceTimersByTime(390);
+    target.fire('pointerdown');
+    target.fire('pointerup');
+    expect(log).toEqual(['tap 2', 'tap 2']);
+    // The first tap's wait ends here; the second tap's mouse events are still to come.
+    vi.advanceTimersByTime(20);
+    expect(press.touching).toBe(true);
+    vi.advanceTimersByTime(400);
+    expect(press.touching).toBe(false);
+  });
 });

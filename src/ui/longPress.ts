@@ -19,6 +19,10 @@ export class LongPress {
   private line: number | null = null;
   private start = { x: 0, y: 0 };
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Ends `touching` a while after a finger is lifted; a new press cancels it, or it would end the
+   * new press's `touching` between its pointerup and its mouse events (a second tap soon after a
+   * first toggled twice, so not at all). */
+  private release: ReturnType<typeof setTimeout> | undefined;
   private fired = false;
   private readonly listeners: Array<[string, EventListener]> = [];
 
@@ -40,6 +44,7 @@ export class LongPress {
 
   dispose(): void {
     this.cancel();
+    clearTimeout(this.release);
     for (const [type, fn] of this.listeners) this.target.removeEventListener(type, fn, true);
   }
 
@@ -53,6 +58,7 @@ export class LongPress {
     const line = this.lineAt(ev.clientX, ev.clientY);
     if (line === null) return;
     this.cancel();
+    clearTimeout(this.release);
     this.touching = true;
     this.line = line;
     this.fired = false;
@@ -75,7 +81,7 @@ export class LongPress {
     this.line = null;
     if (!this.fired) this.on.tap(line);
     // The mouse events a touch produces come after pointerup: they must not toggle again.
-    setTimeout(() => (this.touching = false), 400);
+    this.release = setTimeout(() => (this.touching = false), 400);
   }
 
   private cancel(): void {
