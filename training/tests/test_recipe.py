@@ -126,6 +126,7 @@ def test_the_recipes_of_the_phases() -> None:
         "lease3_debian_s31": {"python": 0.33, "corpus": 0.298507462687, "stdlib": 0.085106382979, "debian": 0.232558139535},
         "data12m_s41": {"python": 0.33, "corpus": 0.298507462687, "stdlib": 0.085106382979, "debian": 0.232558139535},
         "data12m_s42": {"python": 0.33, "corpus": 0.298507462687, "stdlib": 0.085106382979, "debian": 0.232558139535},
+        "data12m_s43": {"python": 0.33, "corpus": 0.298507462687, "stdlib": 0.085106382979, "debian": 0.232558139535},
     }
     seen = set()
     for path in sorted(RECIPES.glob("*.json")):
