@@ -10,6 +10,11 @@ import { Prefs } from './ui/prefs.svelte';
 import { Pwa } from './ui/pwa.svelte';
 import { Session } from './ui/session.svelte';
 
+// The browser's install offer (`beforeinstallprompt`) comes once, early: it is listened for before
+// anything is waited for (e2e/subpath.test.mjs).
+const pwa = new Pwa();
+pwa.start();
+
 // Python's worker cannot start until this thread has handled its frame's load event and the engine's
 // code (the frame is in another process, but the handoff is this page's): building the page holds
 // the thread for ~300 ms on 2 cores, so on a warm start the worker started ~200 ms late, and the
@@ -18,9 +23,6 @@ import { Session } from './ui/session.svelte';
 // shows meanwhile. Only where the service worker serves the files from its cache (a later visit):
 // on a first visit they come from the network, and the page would wait for them (`bench:web`'s cold
 // editor came 0.3–0.5 s later with the wait); a handoff slower than half a second is not waited for.
-// The browser's install offer (`beforeinstallprompt`) comes once, early: its listener is set first.
-const pwa = new Pwa();
-pwa.start();
 if (navigator.serviceWorker?.controller) await Promise.race([engineStarting, new Promise((resolve) => setTimeout(resolve, 500))]);
 
 const target = document.getElementById('app');
