@@ -44,7 +44,6 @@ export class LongPress {
 
   dispose(): void {
     this.cancel();
-    clearTimeout(this.release);
     for (const [type, fn] of this.listeners) this.target.removeEventListener(type, fn, true);
   }
 
@@ -58,7 +57,6 @@ export class LongPress {
     const line = this.lineAt(ev.clientX, ev.clientY);
     if (line === null) return;
     this.cancel();
-    clearTimeout(this.release);
     this.touching = true;
     this.line = line;
     this.fired = false;
@@ -86,6 +84,7 @@ export class LongPress {
 
   private cancel(): void {
     clearTimeout(this.timer);
+    clearTimeout(this.release);
     this.line = null;
     this.touching = false;
   }
