@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../realEngine/node';
 import { readProject } from '../session/projectFiles';
+import { makeLinkTrap, SECRET } from '../testing/linkTrap';
 import { projectBdb } from '../testing/oracle';
 import { main } from './main';
 
@@ -51,5 +52,16 @@ describe('ndb debug on a project', () => {
     expect(bad.code).toBe(2);
     const both = await run('debug', MAIN, 'other.py', '--actions', 'continue', '--json');
     expect(both.code).toBe(2);
+  });
+
+  it('never hands the program a file through a link out of its folder', async () => {
+    const trap = makeLinkTrap();
+    const { code, lines } = await run('debug', trap.main, '--actions', 'continue', '--json');
+    expect(code).toBe(0);
+    const { states } = JSON.parse(lines[0]!) as { states: State[] };
+    const stdout = String(states.at(-1)!.stdout);
+    expect(stdout).toContain('data.txt plain data');
+    expect(stdout).toContain('notes.txt FileNotFoundError');
+    expect(stdout).not.toContain(SECRET);
   });
 });

@@ -9,7 +9,8 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../realEngine/node';
 import { readProject } from '../session/projectFiles';
-import { act, dapClient, nextStop } from '../testing/dapClient';
+import { act, dapClient, launch, nextStop } from '../testing/dapClient';
+import { makeLinkTrap, SECRET } from '../testing/linkTrap';
 import { projectBdb } from '../testing/oracle';
 
 const FOLDER = join(REPO_ROOT, 'fixtures/project/shop');
@@ -128,5 +129,20 @@ describe('ndb dap on a project', () => {
     const stopped = (await first) as DebugProtocol.StoppedEvent;
     expect(stopped.body).toMatchObject({ reason: 'exception', text: "KeyError('NOPE')" });
     expect(await top(client)).toMatchObject({ path: PRICING, line: 12, name: 'discount_percent' });
+  });
+
+  it('never hands the program a file through a link out of its folder, and says which it left out', async () => {
+    const trap = makeLinkTrap();
+    dc = dapClient();
+    await dc.start();
+    const client = dc;
+    const output: string[] = [];
+    client.on('output', (e: DebugProtocol.OutputEvent) => output.push(e.body.output));
+    let event = (await launch(client, { program: trap.main })).first;
+    while (event.event === 'stopped') event = await act(client, () => client.continueRequest({ threadId: 1 }));
+    const text = output.join('');
+    expect(text).toContain('data.txt plain data');
+    expect(text).toMatch(/notes\.txt.*a link out of the program's folder/);
+    expect(text).not.toContain(SECRET);
   });
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../realEngine/node';
 import { readProject } from '../session/projectFiles';
+import { makeLinkTrap, SECRET, TRAP_LINKS } from '../testing/linkTrap';
 import { startMcp, type McpTestClient } from '../testing/mcpClient';
 import { projectBdb } from '../testing/oracle';
 
@@ -119,4 +120,24 @@ describe('ndb mcp on a project of several files', () => {
     expect(state).toMatchObject({ event: 'exit', status: 'normal', stdout_truncated: true, stdout_total: 150500 });
     await mcp.ok('end_session', { session: started.session as string });
   });
+});
+
+describe('ndb mcp on a folder with links out of it', () => {
+  it('reads the project by the rule of every face: no link out of the program\'s folder, even under the server\'s root', async () => {
+    const trap = makeLinkTrap();
+    const server = await startMcp(['--root', trap.home]);
+    try {
+      const started = await server.ok('start_session', { path: trap.main });
+      const project = started.project as { data: string[]; left_out: Array<{ file: string; reason: string }> };
+      expect(project.data.sort()).toEqual(['data.txt', 'real/data.txt']);
+      expect(project.left_out.map((l) => l.file).sort()).toEqual(TRAP_LINKS.map(([name]) => name).sort());
+      const session = started.session as string;
+      const output = await server.ok('output', { session, at_end: true });
+      expect(output.text).toContain('data.txt plain data');
+      expect(output.text).not.toContain(SECRET);
+      await server.ok('end_session', { session });
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });

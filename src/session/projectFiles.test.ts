@@ -10,6 +10,7 @@ import { eventFile } from '../core/location';
 import { stackAt, stateAt } from '../core/state';
 import { loadInProcessHost, type PythonHost } from '../realEngine/pythonHost';
 import { readRepoFile, REPO_ROOT } from '../realEngine/node';
+import { makeLinkTrap, SECRET, TRAP_LINKS } from '../testing/linkTrap';
 import { MAX_DATA_FILE_BYTES, projectOptions, readProject } from './projectFiles';
 
 const SHOP = join(REPO_ROOT, 'fixtures/project/shop/main.py');
@@ -82,5 +83,17 @@ describe('a project of several files', () => {
     const project = readProject(join(dir, 'main.py'));
     expect(project.leftOut).toEqual([{ file: 'big.bin', reason: `larger than ${MAX_DATA_FILE_BYTES} bytes (${MAX_DATA_FILE_BYTES + 1})` }]);
     expect(project.blobs).toEqual({ 'small.bin': '/wAB' });
+  });
+
+  it('leaves out every link that leaves the folder or names a hidden file, says why, and follows one that stays inside', async () => {
+    const trap = makeLinkTrap();
+    const project = readProject(trap.main);
+    expect(Object.keys(project.files).sort()).toEqual(['data.txt', 'real/data.txt']);
+    expect(project.leftOut.map((l) => l.file).sort()).toEqual(TRAP_LINKS.map(([name]) => name).sort());
+    expect(project.leftOut.find((l) => l.file === 'notes.txt')?.reason).toBe("a link out of the program's folder");
+    expect(project.leftOut.find((l) => l.file === 'secret.txt')?.reason).toBe('a link to a hidden file or folder');
+    const rec = await host.record(project.source, '', projectOptions(project));
+    expect(rec.stdout).not.toContain(SECRET);
+    expect(rec.stdout).toContain('data.txt plain data');
   });
 });

@@ -48,9 +48,27 @@ function inside(root: string, path: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep));
 }
 
-/** Every file below `folder` (sorted, hidden entries and caches skipped), links followed only
- * where they stay inside `allowed`. */
-function walk(folder: string, allowed: readonly string[], out: string[], leftOut: LeftOut[], root: string, depth = 0, seen = { entries: 0 }): void {
+/** The one rule of what a program may read, for every face (the CLI, DAP and MCP): a file under
+ * the program's own folder, not hidden, reached without leaving the folder. A link is followed
+ * only where its target is under the folder too and no part of the target's path below it is
+ * hidden (`notes.txt -> ../../.ssh/id_rsa`, `up -> ../..` and `env.txt -> .env` are all left out,
+ * and said); null when `path` may be read, else why not. */
+export function whyNotReadable(folder: string, path: string): string | null {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    return 'a link to nothing, or unreadable';
+  }
+  if (!inside(folder, real)) return 'a link out of the program\'s folder';
+  const below = relative(folder, real);
+  if (below !== '' && below.split(sep).some((part) => part.startsWith('.'))) return 'a link to a hidden file or folder';
+  return null;
+}
+
+/** Every file below `folder` (sorted, hidden entries and caches skipped) that `whyNotReadable`
+ * allows; what it refuses is left out with its reason. */
+function walk(folder: string, out: string[], leftOut: LeftOut[], root: string, depth = 0, seen = { entries: 0 }): void {
   if (depth > MAX_WALK_DEPTH) {
     leftOut.push({ file: relative(root, folder), reason: `deeper than ${MAX_WALK_DEPTH} folders` });
     return;
@@ -68,38 +86,33 @@ function walk(folder: string, allowed: readonly string[], out: string[], leftOut
       leftOut.push({ file: relative(root, path), reason: `past the first ${MAX_WALK_ENTRIES} entries of the folder (and what follows)` });
       return;
     }
-    let real: string;
-    try {
-      real = realpathSync(path);
-    } catch {
+    const refused = whyNotReadable(root, path);
+    if (refused !== null) {
+      leftOut.push({ file: relative(root, path), reason: refused });
       continue;
     }
-    if (!allowed.some((r) => inside(r, real))) {
-      leftOut.push({ file: relative(root, path), reason: 'a link out of the folders this face may read' });
-      continue;
-    }
+    const real = realpathSync(path);
     const stat = lstatSync(real);
     if (stat.isDirectory()) {
-      if (!SKIPPED_DIRS.has(name)) walk(path, allowed, out, leftOut, root, depth + 1, seen);
+      if (!SKIPPED_DIRS.has(name)) walk(path, out, leftOut, root, depth + 1, seen);
       if (seen.entries > MAX_WALK_ENTRIES) return;
     } else if (stat.isFile()) out.push(path);
   }
 }
 
-/** Reads the project of `mainPath` (a .py file): its folder, walked below. `allowed`: the folders
- * that may be read (MCP's roots; the CLI and DAP read the file's own folder). Throws ProgramError
- * when the main file cannot be read. */
-export function readProject(mainPath: string, allowed?: readonly string[]): Project {
+/** Reads the project of `mainPath` (a .py file): its folder, walked below, by the one rule of
+ * `whyNotReadable` (a face that limits where a main file may be, as MCP's roots do, checks that
+ * before). Throws ProgramError when the main file cannot be read. */
+export function readProject(mainPath: string): Project {
   const real = realpathSync(mainPath);
   const folder = dirname(real);
-  const roots = allowed ?? [folder];
   const leftOut: LeftOut[] = [];
   const mainStat = lstatSync(real);
   if (mainStat.size > MAX_SOURCE_BYTES) throw new ProgramError(`${mainPath} is larger than ${MAX_SOURCE_BYTES} bytes`);
   const source = readFileSync(real, 'utf8');
   let total = Buffer.byteLength(source);
   const paths: string[] = [];
-  walk(folder, roots, paths, leftOut, folder);
+  walk(folder, paths, leftOut, folder);
   // Modules first: the program cannot run without them; data as room allows.
   const rel = (p: string) => relative(folder, p).split(sep).join('/');
   const others = paths.filter((p) => realpathSync(p) !== real);

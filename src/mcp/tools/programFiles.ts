@@ -23,5 +23,6 @@ export function readProgramFile(path: string, roots: readonly string[]): Project
   if (!realRoots.some((r) => inside(r, real))) {
     throw new ToolError(`${path} is outside the folders this server may read (${realRoots.join(', ')}; start it with --root DIR for another)`);
   }
-  return readProject(real, realRoots);
+  // Its project is read by the rule every face uses: the main file's own folder, no link out of it.
+  return readProject(real);
 }
