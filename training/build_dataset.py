@@ -43,7 +43,7 @@ from typing import Any, Optional
 from .data.dataset_stats import Stats
 from .data.recipe import Recipe, add_arguments, from_args
 from .data.shard_writer import ShardWriter
-from .data.workers import Dedup, ProgramStream
+from .data.workers import Dedup, ProgramStream, python_version
 from .tokenizer import NdbTokenizer
 from .trace_backend import IN_PROCESS, TraceBackend
 
@@ -75,9 +75,10 @@ def _tokenizer(recipe: Recipe, tok_dir: Path, quiet: bool) -> NdbTokenizer:
 
 
 def build(recipe: Recipe, out: Path, workers: int = 2, shard_tokens: int = 1 << 22, task_size: int = 32,
-          quiet: bool = False, max_programs: int = 0) -> dict[str, Any]:
+          quiet: bool = False, max_programs: int = 0, worker_python: Optional[str] = None) -> dict[str, Any]:
     """Builds the dataset of ``recipe`` into ``out``: until ``recipe.tokens`` tokens are written
-    (with some in each split), or after ``max_programs`` programs when that is given."""
+    (with some in each split), or after ``max_programs`` programs when that is given. ``worker_python``
+    runs the workers under another interpreter (a Python >= 3.12 traces in-process, as a lease does)."""
     if recipe.tokens <= 0 and max_programs <= 0:
         raise RuntimeError("nothing says when to stop: give --tokens N (or a recipe with tokens), or --programs N")
     started = time.time()
@@ -104,7 +105,7 @@ def build(recipe: Recipe, out: Path, workers: int = 2, shard_tokens: int = 1 << 
             return stats.unique >= max_programs
         return total >= recipe.tokens and stats.split_tokens["val"] > 0 and stats.split_tokens["train"] > 0
 
-    with ProgramStream(recipe, tok_dir, recipe.seed, workers, task_size, max_index=max_index) as stream:
+    with ProgramStream(recipe, tok_dir, recipe.seed, workers, task_size, max_index=max_index, python=worker_python) as stream:
         while not enough():
             results = stream.next_task()
             if results is None:
@@ -131,12 +132,19 @@ def build(recipe: Recipe, out: Path, workers: int = 2, shard_tokens: int = 1 << 
         "target_tokens": recipe.tokens, "seed": recipe.seed, "workers": workers, "wall_s": round(time.time() - started, 1),
         "tokens_per_s": round(total / max(1e-9, time.time() - gen_started)), "vocab_size": tok.vocab_size,
         "tokenizer_s": round(gen_started - started, 1),
-        "tracer": "in-process (Python %d.%d)" % sys.version_info[:2] if IN_PROCESS else "pyodide under node",
+        "tracer": _tracer_name(worker_python),
         "recipe": recipe.to_dict(),
         "shards": {split: len(names) for split, names in writer.files.items()},
     })
     (out / "stats.json").write_text(json.dumps(report, indent=2))
     return report
+
+
+def _tracer_name(worker_python: Optional[str]) -> str:
+    if worker_python is None:
+        return "in-process (Python %d.%d)" % sys.version_info[:2] if IN_PROCESS else "pyodide under node"
+    version = python_version(worker_python)
+    return f"in-process (Python {version[0]}.{version[1]})" if version >= (3, 12) else "pyodide under node"
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -148,11 +156,14 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--programs", type=int, default=0,
                     help="stop after this many programs instead (a quick look at a recipe; 0: stop at --tokens)")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--worker-python", default=None,
+                    help="the workers' interpreter (default this one); a Python >= 3.12 traces in-process, as a lease does")
     add_arguments(ap)
     args = ap.parse_args(argv)
     try:
         recipe = from_args(args)
-        report = build(recipe, args.out, args.workers, args.shard_tokens, quiet=args.quiet, max_programs=args.programs)
+        report = build(recipe, args.out, args.workers, args.shard_tokens, quiet=args.quiet, max_programs=args.programs,
+                       worker_python=args.worker_python)
     except (RuntimeError, ValueError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

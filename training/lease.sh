@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Everything a GPU lease needs, as one command (issue 32; training/README.md, "The GPU lease").
 #
-#   bash training/lease.sh --pack [--init CHECKPOINT] [--debian SNAPSHOT]
+#   bash training/lease.sh --pack [--init CHECKPOINT] [--debian SNAPSHOT] [--shards DIR]
 #                                                      here: what must travel, into runs/lease-carry/,
 #                                                      and the size of what travels checked (with
 #                                                      --init, the weights to start from as bf16 in
 #                                                      runs/lease-carry/init.pt; with --debian, the
 #                                                      snapshot of Debian's programs that a recipe
-#                                                      with debian_share reads; give --pack first)
+#                                                      with debian_share reads; with --shards, the
+#                                                      done chunks of training/ahead.py, as many as
+#                                                      fit, which the run trains on beside its live
+#                                                      workers; give --pack first)
 #   bash training/lease.sh [--minutes M] [--out DIR]   on the device machine (Python >= 3.12, CUDA torch):
 #                                                      train on live data for M minutes (default 8) in
 #                                                      all, bf16 weights in parts + manifest.json into
@@ -16,6 +19,10 @@
 #                                                      the same path here on the CPU with a tiny model
 #                                                      (data workers under Python >= 3.12, e.g. pyenv's;
 #                                                      training on Debian's torch), default 4 minutes
+#   bash training/lease.sh --slim | --unslim           before a lease that carries shards: take the shipped
+#                                                      ONNX files (49 MiB, not needed there: the run starts
+#                                                      from init.pt) out of git's index so that they stay
+#                                                      behind, and put them back after (nothing is deleted)
 #   bash training/lease.sh --import OUT MODEL_DIR      parts -> checkpoint -> ONNX -> int8 and q4 in
 #                                                      MODEL_DIR, then one `ndb debug` on it
 #
@@ -67,6 +74,30 @@ pack() {
     [ -f "$pack_debian" ] || die "no Debian snapshot at $pack_debian (python3 -m training.data.debian --write FILE.json.gz)"
     cp "$pack_debian" "$CARRY/debian_programs.json.gz"
   fi
+  if [ -n "${pack_shards:-}" ]; then
+    # shards built ahead (training/ahead.py): whole done chunks, oldest first, while they fit in
+    # what may travel (63 MiB in all, less what the tracked files and the rest of the carry take)
+    [ -d "$pack_shards" ] || die "no shards at $pack_shards (python3 -m training.ahead --out DIR ...)"
+    local room
+    room="$(awk -v t="$(travel_size)" 'BEGIN {printf "%.0f", (62.5 - t) * 1048576}')"
+    "${NDB_TRAIN_PYTHON:-/usr/bin/python3}" - "$pack_shards" "$CARRY/shards" "$room" <<'PY' || die "could not carry the shards of $pack_shards"
+import json, shutil, sys
+from pathlib import Path
+from training.ahead import done_chunks
+src, dst, room = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
+dst.mkdir(parents=True, exist_ok=True)
+taken, size, tokens = [], 0, 0
+for c in done_chunks(src):
+    chunk = Path(c["dir"])
+    files = [p for p in chunk.iterdir() if p.is_file()]
+    need = sum(p.stat().st_size for p in files)
+    if size + need > room:
+        break
+    shutil.copytree(chunk, dst / chunk.name)
+    taken.append(c["seed"]); size += need; tokens += c["tokens"]["train"]
+print(f"shards: {len(taken)} chunk(s) of {src} carried (seeds {taken}), {tokens:,} train tokens in {size / 2**20:.1f} MiB")
+PY
+  fi
   if [ -n "${pack_init:-}" ]; then
     # the weights to start from, as bf16 (half the bytes; run.py's load_init casts them back)
     "${NDB_TRAIN_PYTHON:-/usr/bin/python3}" -c '
@@ -115,28 +146,58 @@ train() {  # train PYTHON CONFIG OUT MINUTES [run.py options...]
   [ "$check" = 0 ] || die "$out would not come back whole (above)"
 }
 
+# The shipped ONNX files, by git's name for them: they travel with every `run` while tracked.
+onnx_files() { git ls-files 'public/models/*/onnx/*.onnx'; }
+EXCLUDE="$(git rev-parse --git-path info/exclude)"
+SLIM_MARK="# lease.sh --slim: the shipped ONNX files stay behind (--unslim puts them back)"
+
+slim() {
+  local files
+  files="$(onnx_files)"
+  [ -n "$files" ] || { echo "lease.sh: already slim (no ONNX file is tracked)"; return 0; }
+  mkdir -p "$(dirname "$EXCLUDE")"
+  { echo "$SLIM_MARK"; echo "$files"; } >> "$EXCLUDE"
+  # shellcheck disable=SC2086
+  git rm -q --cached $files
+  echo "slim: $(echo "$files" | wc -l) ONNX file(s) left out of git's index (still on disk); what travels now: $(travel_size) MiB. Run --unslim after the lease."
+}
+
+unslim() {
+  if grep -qF "$SLIM_MARK" "$EXCLUDE" 2>/dev/null; then
+    awk -v mark="$SLIM_MARK" '$0 == mark {skip = 1; next} skip && /^public\/models\/.*\.onnx$/ {next} {skip = 0; print}' "$EXCLUDE" > "$EXCLUDE.tmp" && mv "$EXCLUDE.tmp" "$EXCLUDE"
+  fi
+  git reset -q -- public/models
+  echo "unslim: $(onnx_files | wc -l) ONNX file(s) tracked again; git status shows no change to them"
+}
+
 mode="device" minutes="" out="${OUT:-}" config="" pass=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --pack) mode="pack"; shift ;;
+    --slim) mode="slim"; shift ;;
+    --unslim) mode="unslim"; shift ;;
     --rehearse) mode="rehearse"; out="${2:?--rehearse OUT}"; shift 2 ;;
     --import) mode="import"; src="${2:?--import OUT MODEL_DIR}"; model_dir="${3:?--import OUT MODEL_DIR}"; shift 3 ;;
     --minutes) minutes="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --config) config="$2"; shift 2 ;;
     --init) if [ "$mode" = pack ]; then pack_init="$2"; else pass+=("$1" "$2"); fi; shift 2 ;;
+    --shards) pack_shards="${2:?--shards DIR}"; case "$pack_shards" in /*) ;; *) pack_shards="$CALLER/$pack_shards" ;; esac; shift 2 ;;
     --debian) pack_debian="${2:?--debian SNAPSHOT}"; case "$pack_debian" in /*) ;; *) pack_debian="$CALLER/$pack_debian" ;; esac; shift 2 ;;
     --seed|--workers|--recipe) pass+=("$1" "$2"); shift 2 ;;
     --) shift; pass+=("$@"); break ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     *) die "unknown option $1 (--help)" ;;
   esac
 done
 
 [ -z "${pack_debian:-}" ] || [ "$mode" = pack ] || die "--debian goes with --pack (the device run reads what --pack carried)"
+[ -z "${pack_shards:-}" ] || [ "$mode" = pack ] || die "--shards goes with --pack (the device run reads what --pack carried)"
 
 case "$mode" in
   pack) pack ;;
+  slim) slim ;;
+  unslim) unslim ;;
 
   device)
     [ -n "$out" ] || die "give --out DIR (or run it where \$OUT is set)"

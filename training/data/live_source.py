@@ -29,7 +29,7 @@ import sys
 import time
 import zlib
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 import numpy as np
 import torch
@@ -129,6 +129,8 @@ class LiveSource:
         self.rng = np.random.default_rng(zlib.crc32(str(self.seed).encode()))
         self.docs = {s: DocBuffer(self.eot, buffer_tokens) for s in ("train", "val")}
         self.produced_tokens = 0  # fresh train tokens taken in so far (documents and their end-of-text)
+        self.carried: dict[str, DocBuffer] = {}  # documents built ahead (carry), by split
+        self.carried_tokens = 0  # train tokens of those
         self.stats = Stats()  # what has been drawn, counted as the dataset builder counts it
         self.dedup = Dedup()
         if self.recipe.corpus_share > 0:
@@ -198,7 +200,46 @@ class LiveSource:
 
     # -- TokenSource -----------------------------------------------------------------------------
 
+    def carry(self, docs: Iterable[np.ndarray], split: str = "train") -> int:
+        """Documents built ahead (``training/ahead.py``'s shards, carried to a lease) drawn beside
+        the live ones: each batch row comes from the carried or the live buffer in proportion to
+        the tokens each holds, so that every fresh token, made here or ahead, is read about as often.
+        Returns the tokens taken in (``carried_tokens`` counts them)."""
+        buf = self.carried.setdefault(split, DocBuffer(self.eot, 1 << 62))
+        before = len(buf)
+        for arr in docs:
+            # a shard is a stream of documents, each followed by <|endoftext|>: split it there
+            ends = np.flatnonzero(arr == self.eot)
+            start = 0
+            for end in ends:
+                if end > start:
+                    buf.add(arr[start:end])
+                start = end + 1
+            if start < len(arr):
+                buf.add(arr[start:])
+            buf.flush()
+        taken = len(buf) - before
+        if split == "train":
+            self.carried_tokens += taken
+        return taken
+
     def batch(self, batch_size: int, seq_len: int, split: str = "train") -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        carried = self.carried.get(split)
+        if carried is not None and len(carried) > seq_len + 1:
+            self._take(block=False)
+            live_n = len(self.docs[split])
+            share = len(carried) / (len(carried) + live_n)
+            from_carried = int(self.rng.binomial(batch_size, share)) if live_n > seq_len + 1 else batch_size
+            parts = []
+            if from_carried:
+                parts.append(carried.windows(self.rng, from_carried, seq_len))
+            if batch_size - from_carried:
+                self.fill(split, seq_len + 2)
+                parts.append(self.docs[split].windows(self.rng, batch_size - from_carried, seq_len))
+            rows = np.concatenate(parts)
+            x = torch.from_numpy(rows[:, :-1].copy())
+            y = torch.from_numpy(rows[:, 1:].copy())
+            return x, y, torch.ones(batch_size, seq_len, dtype=torch.float32)
         self.fill(split, seq_len + 2)
         rows = self.docs[split].windows(self.rng, batch_size, seq_len)
         x = torch.from_numpy(rows[:, :-1].copy())

@@ -168,6 +168,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--workers", type=int, default=None, help="data workers (default: the config's lease.workers, else cores - 2)")
     ap.add_argument("--worker-python", default=None, help="the interpreter of the data workers (default: this one; Python >= 3.12)")
     ap.add_argument("--init", type=Path, default=None, help="start from these weights: a checkpoint or a lease's output folder")
+    ap.add_argument("--ahead", type=Path, default=None,
+                    help="shards built ahead (training/ahead.py) to train on beside the live workers "
+                         "(default: runs/lease-carry/shards when lease.sh --pack --shards put them there)")
     ap.add_argument("--threads", type=int, default=None, help="CPU threads for torch on a machine without CUDA (default 2)")
     ap.add_argument("--part-mib", type=float, default=None, help="the size of a part (default: the config's lease.part_mib, 15)")
     args = ap.parse_args(argv)
@@ -225,6 +228,18 @@ def main(argv: Optional[list[str]] = None) -> int:
     wait = max(60.0, deadline - time.time() - float(tcfg.get("reserve_s", 40)))
     source = LiveSource(args.tokenizer, recipe, workers=workers, worker_python=args.worker_python, log=log,
                         buffer_tokens=int(lcfg.get("buffer_tokens", 200_000_000)), wait_timeout=wait)
+    ahead_dir = args.ahead if args.ahead is not None else (ROOT / "runs" / "lease-carry" / "shards")
+    if ahead_dir.is_dir():
+        from training.ahead import done_chunks, read_chunk
+
+        chunks = done_chunks(ahead_dir)
+        t0 = time.time()
+        for c in chunks:
+            source.carry(read_chunk(Path(c["dir"]), "train"))
+        log(f"carried: {len(chunks)} chunk(s) built ahead in {ahead_dir} (seeds {', '.join(str(c['seed']) for c in chunks) or 'none'}): "
+            f"{source.carried_tokens:,} train tokens, decompressed in {time.time() - t0:.1f} s")
+    elif args.ahead is not None:
+        raise SystemExit(f"--ahead {args.ahead}: no such folder")
     table = class_weights(tcfg.get("class_weights"))
     log("loss weights: " + ", ".join(f"{n} {v:g}" for n, v in zip(CLASSES, table)))
 
@@ -352,14 +367,16 @@ def main(argv: Optional[list[str]] = None) -> int:
     final["val_loss_bf16_weights"] = rounded["val_loss"]
     entries.append(final)
     print(json.dumps(final), file=sys.stderr, flush=True)
-    data = source.stats.report({"fresh_train_tokens": source.produced_tokens, "hung_programs": source.stream.killed})
+    data = source.stats.report({"fresh_train_tokens": source.produced_tokens, "carried_train_tokens": source.carried_tokens,
+                                "hung_programs": source.stream.killed})
     source.close()
     manifest = snapshot(step, tokens, final=True, extra={"data_stats": data, "val_loss": final["val_loss"],
                                                          "val_loss_bf16_weights": final["val_loss_bf16_weights"]})
-    fresh = source.produced_tokens
+    fresh = source.produced_tokens + source.carried_tokens
     use = (f"each fresh token trained on {tokens / max(1, fresh):.1f} times on average" if tokens > fresh else
-           f"the workers made {fresh / max(1, tokens):.1f} times what was trained")
-    log(f"done: {step} steps, {tokens:,} tokens trained ({fresh:,} fresh from {data['programs']['unique']:,} programs: "
+           f"the workers and the carried shards held {fresh / max(1, tokens):.1f} times what was trained")
+    log(f"done: {step} steps, {tokens:,} tokens trained ({fresh:,} fresh: {source.carried_tokens:,} carried, built ahead, and "
+        f"{source.produced_tokens:,} made live from {data['programs']['unique']:,} programs: "
         f"{use}), val loss {final['val_loss']:.4f} ({final['val_loss_bf16_weights']:.4f} "
         f"with the weights in bf16), lr at the end {lr:.3g}, torch.compile {compiled}")
     log(f"wrote {len(manifest['parts'])} part(s), {manifest['bytes'] / MIB:.1f} MiB, and {MANIFEST} to {out}")
