@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareStates, diffLocals, explainLocals } from './compare';
+import { compareStates, diffLocals, explainLocals, reachedBy } from './compare';
 import { capValue, parseState } from './format';
 import type { DebugState } from './state';
 
@@ -8,25 +8,25 @@ const real: DebugState = { event: 'line', line: 4, function: 'f', depth: 0, loca
 describe('compareStates', () => {
   it('matches a prediction that gets every field right', () => {
     const p = parseState('<|line_sep|>4<|src_sep|>s += x<|arg_sep|>{"xs":"[1, 2]","s":"3"}');
-    expect(compareStates(real, p)).toEqual({ match: true, fields: { event: true, line: true, locals: true } });
+    expect(compareStates(real, p, 'forward')).toEqual({ match: true, fields: { event: true, line: true, locals: true } });
   });
 
   it('marks the wrong field only', () => {
     const p = parseState('<|line_sep|>4<|src_sep|>s += x<|arg_sep|>{"s":"4","..":".."}', { xs: '[1, 2]', s: '3' });
-    expect(compareStates(real, p)).toEqual({ match: false, fields: { event: true, line: true, locals: false } });
+    expect(compareStates(real, p, 'forward')).toEqual({ match: false, fields: { event: true, line: true, locals: false } });
   });
 
   it('scores return values and exits', () => {
     const ret: DebugState = { event: 'return', line: 5, function: 'f', depth: 0, locals: {}, value: '3', stdout: '' };
-    expect(compareStates(ret, parseState('<|return_sep|>5<|src_sep|>return s<|value_sep|>3')).match).toBe(true);
-    expect(compareStates(ret, parseState('<|return_sep|>5<|src_sep|>return s<|value_sep|>4')).fields.value).toBe(false);
+    expect(compareStates(ret, parseState('<|return_sep|>5<|src_sep|>return s<|value_sep|>3'), 'forward').match).toBe(true);
+    expect(compareStates(ret, parseState('<|return_sep|>5<|src_sep|>return s<|value_sep|>4'), 'forward').fields.value).toBe(false);
     const exit: DebugState = { event: 'exit', status: 'normal', stdout: '' };
-    expect(compareStates(exit, parseState('<|exit_normal|>')).match).toBe(true);
-    expect(compareStates(exit, parseState('<|exit_budget|>')).match).toBe(false);
+    expect(compareStates(exit, parseState('<|exit_normal|>'), 'forward').match).toBe(true);
+    expect(compareStates(exit, parseState('<|exit_budget|>'), 'forward').match).toBe(false);
   });
 
   it('counts an unparseable prediction as a miss on every field', () => {
-    const c = compareStates(real, parseState('<|line_sep|>x'));
+    const c = compareStates(real, parseState('<|line_sep|>x'), 'forward');
     expect(c.match).toBe(false);
     expect(c.unparseable).toBeTruthy();
     expect(c.fields).toEqual({ event: false, line: false, locals: false });
@@ -36,7 +36,7 @@ describe('compareStates', () => {
     const long = 'x'.repeat(300);
     const r: DebugState = { event: 'return', line: 2, function: 'f', depth: 0, locals: {}, value: `'${long}'`, stdout: '' };
     const capped = `'${long}'`.slice(0, 120) + '\u2026';
-    expect(compareStates(r, parseState(`<|return_sep|>2<|src_sep|>return s<|value_sep|>${capped}`)).match).toBe(true);
+    expect(compareStates(r, parseState(`<|return_sep|>2<|src_sep|>return s<|value_sep|>${capped}`), 'forward').match).toBe(true);
   });
 });
 
@@ -51,5 +51,16 @@ describe('diffLocals and explainLocals', () => {
   it('compares values as the format caps them', () => {
     const long = 'x'.repeat(500);
     expect(diffLocals({ s: long }, { s: capValue(long) }).wrong).toEqual([]);
+  });
+});
+
+describe('one measure of exactly right', () => {
+  it('scores the direction of the step: an inverse state after a forward action is a wrong event, and the other way round', () => {
+    const forward = parseState('<|line_sep|>4<|src_sep|>s += x<|arg_sep|>{"xs":"[1, 2]","s":"3"}');
+    const backward = parseState('<|inv_line_sep|>4<|src_sep|>s += x<|arg_sep|>{"xs":"[1, 2]","s":"3"}');
+    expect(compareStates(real, forward, reachedBy({ kind: 'step_into' })).match).toBe(true);
+    expect(compareStates(real, backward, reachedBy({ kind: 'step_into' })).fields).toEqual({ event: false, line: true, locals: true });
+    expect(compareStates(real, backward, reachedBy({ kind: 'inv_step_into' })).match).toBe(true);
+    expect(compareStates(real, forward, reachedBy({ kind: 'inv_step_over' })).match).toBe(false);
   });
 });

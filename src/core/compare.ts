@@ -1,6 +1,8 @@
 // Field-by-field comparison of a predicted state with the real one. Real values are capped the
 // way the format writes them, since a prediction can only ever produce capped text.
 
+import { hasOwnName, own } from './names';
+import { isInverse, type Action } from './actions';
 import { capValue, type ParseResult } from './format';
 import type { DebugState } from './state';
 
@@ -19,15 +21,22 @@ function sameLocals(real: Record<string, string>, predicted: Record<string, stri
   const a = Object.keys(real);
   const b = Object.keys(predicted);
   if (a.length !== b.length) return false;
-  return a.every((k) => predicted[k] === capValue(real[k]!));
+  return a.every((k) => own(predicted, k) === capValue(real[k]!));
 }
 
-/** How the real state was reached. Given, the event must also carry the right direction: a state the
+/** How the real state was reached: the event must also carry the right direction, so a state the
  * model marks as reached backwards (`inverse`) after a forward action is a wrong event, and the other
- * way round. Left out (the CLI's evaluations), the direction is not scored. */
+ * way round. One measure of "exactly right" for every face and every number the project states
+ * (the app's score, MCP's `predict`, the CLI's `--engine both`, `src/eval`): issue 45. */
 export type ReachedBy = 'forward' | 'inverse';
 
-export function compareStates(real: DebugState, predicted: ParseResult, reachedBy?: ReachedBy): StateComparison {
+/** The direction `action` moves in. */
+export function reachedBy(action: Action): ReachedBy {
+  return isInverse(action) ? 'inverse' : 'forward';
+}
+
+/** Whether `predicted` is exactly the real state that `action` reached, field by field. */
+export function compareStates(real: DebugState, predicted: ParseResult, reached: ReachedBy): StateComparison {
   const fields: Partial<Record<FieldName, boolean>> = {};
   if ('unparseable' in predicted) {
     fields.event = false;
@@ -37,7 +46,7 @@ export function compareStates(real: DebugState, predicted: ParseResult, reachedB
     }
     return { match: false, fields, unparseable: predicted.unparseable };
   }
-  fields.event = real.event === predicted.event && (reachedBy === undefined || sameDirection(predicted, reachedBy));
+  fields.event = real.event === predicted.event && sameDirection(predicted, reached);
   if (real.event === 'exit') {
     const status = real.status === 'timeout' ? 'budget' : real.status === 'call_error' || real.status === 'syntax_error' ? 'error' : real.status;
     fields.value = predicted.event === 'exit' && predicted.status === status;
@@ -70,10 +79,11 @@ export function diffLocals(real: Record<string, string>, predicted: Record<strin
   const p = predicted ?? {};
   for (const [name, value] of Object.entries(real)) {
     const want = capValue(value);
-    if (!(name in p)) diff.missing.push({ name, real: want });
-    else if (p[name] !== want) diff.wrong.push({ name, predicted: p[name]!, real: want });
+    const got = own(p, name);
+    if (got === undefined) diff.missing.push({ name, real: want });
+    else if (got !== want) diff.wrong.push({ name, predicted: got, real: want });
   }
-  for (const [name, value] of Object.entries(p)) if (!(name in real)) diff.extra.push({ name, predicted: value });
+  for (const [name, value] of Object.entries(p)) if (!hasOwnName(real, name)) diff.extra.push({ name, predicted: value });
   return diff;
 }
 

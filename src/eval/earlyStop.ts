@@ -6,13 +6,14 @@
 
 import * as ort from 'onnxruntime-node';
 import { formatStep } from '../core/actions';
-import { compareStates } from '../core/compare';
+import { compareStates, reachedBy } from '../core/compare';
 import { EvalStats, type EvalReport } from '../core/evalStats';
 import { CausalLM, type TensorFactory } from '../neuralEngine/causalLm';
 import { NeuralSession, type Prediction } from '../neuralEngine/neuralSession';
 import type { LoadedModel } from '../neuralEngine/nodeModel';
 import { StatePredictor } from '../neuralEngine/predictor';
 import type { PythonHost } from '../realEngine/pythonHost';
+import { nameTable } from '../core/names';
 import { quantile } from '../util/quantile';
 import type { EvalItem, OnProgress } from './items';
 import { recordItem, replayItem } from './replay';
@@ -103,7 +104,8 @@ export async function evalEarlyStop(model: LoadedModel, engine: PythonHost, item
   const ms = { before: [] as number[], after: [] as number[] };
   const tokens = { before: [] as number[], after: [] as number[] };
   const lengthStops = { before: 0, after: 0 };
-  const reasons: Record<string, number> = {};
+  // keyed by the decoder's reasons, which quote a program's names: no prototype to meet
+  const reasons: Record<string, number> = nameTable();
   let stoppedEarly = 0;
   let readableBefore = 0;
   let readableIdentical = 0;
@@ -111,7 +113,7 @@ export async function evalEarlyStop(model: LoadedModel, engine: PythonHost, item
   let finishedBefore = 0;
   let finishedIdentical = 0;
   let readableCutUnfinished = 0;
-  const finishedCutReasons: Record<string, number> = {};
+  const finishedCutReasons: Record<string, number> = nameTable();
   const cutExamples: EarlyStopReport['readable_cut_examples'] = [];
   let turn = 0;
   for (const [i, item] of items.entries()) {
@@ -129,10 +131,10 @@ export async function evalEarlyStop(model: LoadedModel, engine: PythonHost, item
         return { order, got: got as Record<Variant, Prediction> };
       },
       moved(step, real, { order, got }) {
-        const matchBefore = compareStates(real.state, got.before.state).match;
+        const matchBefore = compareStates(real.state, got.before.state, reachedBy(step)).match;
         for (const v of order) {
           const p = got[v];
-          stats[v].add(step, compareStates(real.state, p.state));
+          stats[v].add(step, compareStates(real.state, p.state, reachedBy(step)));
           ms[v].push(p.ms);
           tokens[v].push(p.newTokens);
           if (p.stoppedBy === 'length') lengthStops[v]++;

@@ -140,7 +140,7 @@ export async function evalJumpsTrajectories(model: LoadedModel, engine: PythonHo
     });
     for (const a of asked) {
       const truth = a.truth;
-      if (truth) cases.push(await answerBoth(model, a.rec, a.at, start.breakpoints, maxSteps, async (s) => compareStates(truth, s).match));
+      if (truth) cases.push(await answerBoth(model, a.rec, a.at, start.breakpoints, maxSteps, async (s) => compareStates(truth, s, 'forward').match));
     }
     onProgress?.(i + 1, items.length);
   }

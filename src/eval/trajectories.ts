@@ -2,7 +2,7 @@
 // from the real history), for each decoder on the same items in the same run. An edit (`set:`) is
 // given to both engines, as in the app; the states after it are also counted apart (`after_edit`).
 
-import { compareStates } from '../core/compare';
+import { compareStates, reachedBy } from '../core/compare';
 import { EvalStats } from '../core/evalStats';
 import { NeuralSession, type DecoderKind, type Prediction } from '../neuralEngine/neuralSession';
 import type { LoadedModel } from '../neuralEngine/nodeModel';
@@ -80,7 +80,7 @@ export async function evalTrajectories(
           const tally = tallies[d]!;
           tally.ms.push(prediction.ms);
           if (prediction.stoppedBy === 'invalid') tally.stoppedEarly++;
-          const comparison = compareStates(real.state, prediction.state);
+          const comparison = compareStates(real.state, prediction.state, reachedBy(step));
           tally.stats.add(step, comparison, edited);
           tally.confidence.add(prediction, real.state, comparison);
           sessions[d]!.acceptReal(step, real.position);

@@ -2,7 +2,7 @@
 // agreement along fp32's greedy output, whole-state agreement, and next-state exact match.
 
 import { parseAction } from '../core/actions';
-import { compareStates } from '../core/compare';
+import { compareStates, reachedBy } from '../core/compare';
 import { argmax } from '../neuralEngine/causalLm';
 import type { ModelDtype } from '../neuralEngine/modelConfig';
 import { NeuralSession } from '../neuralEngine/neuralSession';
@@ -39,7 +39,7 @@ export async function evalVariants(base: LoadedModel, variants: readonly LoadedM
         const p = await sessions[k]!.predict(action);
         t.states++;
         if (p.text === reference.text) t.sameStates++;
-        if (compareStates(real.state, p.state).match) t.exact++;
+        if (compareStates(real.state, p.state, reachedBy(action)).match) t.exact++;
         // teacher-forced along fp32's output: does the variant pick the same next token?
         let prefix = [...prompt];
         for (const tok of reference.ids) {

@@ -5,8 +5,8 @@
 // state. Shared by the app (over its model worker), `ndb debug --engine neural|both`, `ndb dap`,
 // `ndb mcp` and the evaluation (over a history in this thread): src/neuralEngine/modelHistory.ts.
 
-import { isInverse, type Action } from '../core/actions';
-import { compareStates, type StateComparison } from '../core/compare';
+import type { Action } from '../core/actions';
+import { compareStates, reachedBy, type StateComparison } from '../core/compare';
 import { NO_CONFIDENCE, type Confidence } from '../core/confidence';
 import type { ParseResult } from '../core/format';
 import { stateAt, type DebugState } from '../core/state';
@@ -111,7 +111,7 @@ export class NeuralFollower {
 export function followed(result: PredictionResult, real: DebugState): FollowedStep {
   return {
     predicted: result.state,
-    comparison: compareStates(real, result.state, isInverse(result.action) ? 'inverse' : 'forward'),
+    comparison: compareStates(real, result.state, reachedBy(result.action)),
     ...(result.confidence ? { confidence: result.confidence } : {}),
     result,
   };

@@ -40,10 +40,10 @@ describe('pdbOutput', () => {
   it("says what the model predicted, how sure it was, and the fields it got wrong", () => {
     const real: DebugState = { event: 'line', line: 4, function: 'total', depth: 1, locals: { s: '3', x: '2' }, stdout: '' };
     const right = { event: 'line', inverse: false, line: 4, src: 's += x', locals: { s: '3', x: '2' } } as const;
-    const ok = modelLine('model', real, right, compareStates(real, right), 0.93);
+    const ok = modelLine('model', real, right, compareStates(real, right, 'forward'), 0.93);
     expect(ok).toEqual({ text: 'model ✓ sure 93 %: line 4: s=3, x=2', style: 'good' });
     const wrong = { ...right, line: 3, locals: { s: '5', x: '2' } };
-    const bad = modelLine('model', real, wrong, compareStates(real, wrong), 0.3);
+    const bad = modelLine('model', real, wrong, compareStates(real, wrong, 'forward'), 0.3);
     expect(bad.style).toBe('bad');
     expect(bad.text).toBe('model ✗ a guess 30 %: line 3: s=5, x=2 — wrong: line (real 4), s (real 3)');
     expect(sureness(0.61)).toBe('likely 61 %');

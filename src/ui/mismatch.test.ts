@@ -17,7 +17,7 @@ describe('explainMismatch', () => {
   it('names each wrong, missing and made-up variable', () => {
     const p = parseState('<|line_sep|>4<|src_sep|>s += x<|arg_sep|>{"xs":"[1, 2]","s":"4","k":"0"}');
     expect(explain(p)).toEqual(['Locals: s is 3, the model said 4; n (2) is missing; the model added k = 0.']);
-    const diff = localsDiff({ state: p, real, comparison: compareStates(real, p), text: '', inverse: false });
+    const diff = localsDiff({ state: p, real, comparison: compareStates(real, p, 'forward'), text: '', inverse: false });
     expect(diff).toEqual({ wrong: [{ name: 's', predicted: '4', real: '3' }], missing: [{ name: 'n', real: '2' }], extra: [{ name: 'k', predicted: '0' }] });
   });
 
