@@ -7,14 +7,15 @@ the fly draws the mix a dataset on disk holds. Recipes of the datasets behind th
 live in ``training/recipes/`` as JSON (the fields below, by name); the builder's command-line
 options are generated from the same fields (``add_arguments``), so each is written once.
 
-**Shares of the whole.** ``corpus_share``, ``python_share``, ``stdlib_share`` and ``debian_share`` are
-shares of all programs drawn; the function generator makes the rest. A program draws its source in a
-fixed order (Python families, corpus, stdlib, Debian, generator) with the chance of each given that none before it was
-drawn (``draw_chances``), which is how the builder's options worked before they were shares of the
-whole: a recipe whose shares equal those of old options therefore draws the very same programs from
-the same seed. Programs that turn out to be duplicates are skipped after they are drawn (the stats
-count them per source), so at scale a source with few distinct programs (the corpus) ends up with
-a smaller share of the *unique* programs than of the drawn ones.
+**Shares of the whole.** ``corpus_share``, ``python_share``, ``stdlib_share``, ``debian_share`` and
+``methods_share`` are shares of all programs drawn; the function generator makes the rest. A program
+draws its source in a fixed order (Python families, corpus, stdlib, Debian, builtins mix, generator)
+with the chance of each given that none before it was drawn (``draw_chances``), which is how the
+builder's options worked before they were shares of the whole: a recipe whose shares equal those
+of old options therefore draws the very same programs from the same seed. Programs that turn out to
+be duplicates are skipped after they are drawn (the stats count them per source), so at scale a
+source with few distinct programs (the corpus) ends up with a smaller share of the *unique* programs
+than of the drawn ones.
 """
 
 from __future__ import annotations
@@ -30,10 +31,13 @@ from typing import Any, Optional
 ROOT = Path(__file__).resolve().parents[2]
 
 # The order in which a program's source is drawn; the generator is what is left.
-SOURCE_ORDER = ("python", "corpus", "stdlib", "debian")
+SOURCE_ORDER = ("python", "corpus", "stdlib", "debian", "methods")
 # Sources added after recipes were first written: they appear in ``shares`` and ``draw_chances``
 # only when a recipe gives them a share, so that what an old recipe reports is what it always did.
-LATER_SOURCES = frozenset({"debian"})
+LATER_SOURCES = frozenset({"debian", "methods"})
+# The share fields of the sources, by origin (what ``Program.origin`` and the stats call them).
+SHARE_FIELDS = {"python": "python_share", "corpus": "corpus_share", "stdlib": "stdlib_share", "debian": "debian_share",
+                "methods": "methods_share"}
 
 # Chances are rounded to this many decimals: shares of the whole written with a few decimals (a
 # recipe file) then give back exactly the chances the old options named (0.35, not 0.35000000000000003),
@@ -54,9 +58,12 @@ class Recipe:
                                     "scripts, ...; training/data/python_families.py)")
     stdlib_share: float = _opt(0.25, "share of programs from the standard library's pure-Python functions "
                                      "(training/data/stdlib_funcs.py)")
-    # Last in SOURCE_ORDER and 0 by default: a recipe without it draws the very programs it drew before.
+    # Later sources (LATER_SOURCES), after the stdlib in SOURCE_ORDER and 0 by default: a recipe without
+    # them draws the very programs it drew before.
     debian_share: float = _opt(0.0, "share of programs from Debian's packages: CPython's test suite and the documentation's "
                                     ">>> examples (training/data/debian.py)")
+    methods_share: float = _opt(0.0, "share of programs that teach the builtins: methods of str, list, dict, set and tuple and "
+                                     "the builtin functions on messy literals (training/data/builtins_mix.py)")
     # Trajectories drawn from each run (training/data/trajectories.py, what_if.py).
     per_program: int = _opt(2, "trajectories drawn per recording")
     what_if_share: float = _opt(0.1, "chance that a program with a forward trajectory also gives a what-if trajectory "
@@ -86,12 +93,12 @@ class Recipe:
                 object.__setattr__(self, f.name, float(value))  # JSON writes 0.0 as 0
             elif not _has_type(value, kind):
                 raise ValueError(f"recipe: {f.name} must be {_type_name(kind)}, not {value!r}")
-        for name in ("corpus_share", "python_share", "stdlib_share", "debian_share", "what_if_share", "jump_share"):
+        for name in (*SHARE_FIELDS.values(), "what_if_share", "jump_share"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"recipe: {name} must be within [0, 1], not {getattr(self, name)}")
-        if self.corpus_share + self.python_share + self.stdlib_share + self.debian_share > 1.0 + 1e-9:
-            raise ValueError("recipe: the corpus, Python, stdlib and Debian shares are shares of the whole and add up to more "
-                             f"than 1 ({self.corpus_share} + {self.python_share} + {self.stdlib_share} + {self.debian_share})")
+        if self._sources_total() > 1.0 + 1e-9:
+            raise ValueError("recipe: the corpus, Python, stdlib, Debian and builtins-mix shares are shares of the whole and add up "
+                             f"to more than 1 ({' + '.join(str(getattr(self, f)) for f in SHARE_FIELDS.values())})")
         for name in ("per_program", "max_tokens", "max_events"):
             if getattr(self, name) < 1:
                 raise ValueError(f"recipe: {name} must be at least 1")
@@ -100,14 +107,18 @@ class Recipe:
 
     # -- shares ----------------------------------------------------------------------------------
 
+    def _sources_total(self) -> float:
+        # in the order the check always summed them, the later sources last (an old recipe adds 0.0)
+        return self.corpus_share + self.python_share + self.stdlib_share + self.debian_share + self.methods_share
+
     @property
     def generator_share(self) -> float:
-        return max(0.0, 1.0 - self.corpus_share - self.python_share - self.stdlib_share - self.debian_share)
+        return max(0.0, 1.0 - self.corpus_share - self.python_share - self.stdlib_share - self.debian_share - self.methods_share)
 
     def shares(self) -> dict[str, float]:
         """The share of the whole of each origin (as ``Program.origin`` names them)."""
-        shares = {"python": self.python_share, "corpus": self.corpus_share, "stdlib": self.stdlib_share,
-                  "debian": self.debian_share, "generated": self.generator_share}
+        shares = {origin: getattr(self, name) for origin, name in SHARE_FIELDS.items()}
+        shares["generated"] = self.generator_share
         return {k: v for k, v in shares.items() if v > 0 or k not in LATER_SOURCES}
 
     def draw_chances(self) -> dict[str, float]:
@@ -139,8 +150,9 @@ class Recipe:
         chances = self.draw_chances()
         python = chances["python"]
         debian = (1 - python) * (1 - chances["stdlib"]) * chances.get("debian", 0.0)
+        methods = (1 - python) * (1 - chances["stdlib"]) * (1 - chances.get("debian", 0.0)) * chances.get("methods", 0.0)
         return dataclasses.replace(self, corpus_share=0.0, stdlib_share=round((1 - python) * chances["stdlib"], CHANCE_DECIMALS),
-                                   debian_share=round(debian, CHANCE_DECIMALS))
+                                   debian_share=round(debian, CHANCE_DECIMALS), methods_share=round(methods, CHANCE_DECIMALS))
 
     def tracer_limits(self) -> dict[str, Any]:
         """``TraceBackend``'s keyword arguments."""

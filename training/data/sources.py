@@ -18,7 +18,8 @@ from .recipe import Recipe
 
 def draw_program(rng: random.Random, recipe: Recipe) -> Optional[Program]:
     """One program. A corpus, stdlib or Debian draw that finds nothing usable (no corpus units, no
-    usable function) falls through to the sources after it, as it always did."""
+    usable function) falls through to the sources after it, as it always did. The builtins mix
+    (``builtins_mix.py``) always gives a program."""
     chances = recipe.draw_chances()
     if chances["python"] > 0 and rng.random() < chances["python"]:
         from .python_families import generate_python_program
@@ -42,6 +43,10 @@ def draw_program(rng: random.Random, recipe: Recipe) -> Optional[Program]:
         p = debian.make_program(rng)
         if p is not None:
             return p
+    if chances.get("methods", 0.0) > 0 and rng.random() < chances["methods"]:
+        from . import builtins_mix
+
+        return builtins_mix.make_program(rng)
     return generate_program(rng)
 
 

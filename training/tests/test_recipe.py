@@ -127,6 +127,10 @@ def test_the_recipes_of_the_phases() -> None:
         "data12m_s41": {"python": 0.33, "corpus": 0.298507462687, "stdlib": 0.085106382979, "debian": 0.232558139535},
         "data12m_s42": {"python": 0.33, "corpus": 0.298507462687, "stdlib": 0.085106382979, "debian": 0.232558139535},
         "data12m_s43": {"python": 0.33, "corpus": 0.298507462687, "stdlib": 0.085106382979, "debian": 0.232558139535},
+        # issue 45: the first shards built ahead, on lease 3's mix
+        "ahead_s5000": {"python": 0.33, "corpus": 0.298507462687, "stdlib": 0.085106382979, "debian": 0.232558139535},
+        # issue 45: 25 % builtins mix, taken from the Python families, the corpus and the generator
+        "ahead_methods_s6000": {"python": 0.25, "corpus": 0.2, "stdlib": 0.066666666667, "debian": 0.178571428571, "methods": 0.54347826087},
     }
     seen = set()
     for path in sorted(RECIPES.glob("*.json")):
