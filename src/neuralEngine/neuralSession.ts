@@ -16,6 +16,8 @@ import { elisionBase, formatStateAt, promptForNext } from '../core/trajectory';
 import { confidenceOf, NO_CONFIDENCE, stateScores, type Confidence, type StateScores } from '../core/confidence';
 import { stateConstraints } from '../core/stateConstraints';
 import { sourceNames, stateLimits } from '../core/stateGuard';
+import { fileIndexOf } from '../core/location';
+import { nameTable } from '../core/names';
 import type { Position, Recording } from '../core/trace';
 import type { CompleteOptions, Completion, StatePredictor } from './predictor';
 
@@ -27,6 +29,38 @@ export interface Prediction extends Completion {
   confidence?: Confidence;
   /** The raw scores the confidence comes from (what calibration is fitted on). */
   scores?: StateScores;
+  /** Why the model cannot know this state: the step may run code it was never shown (the
+   * program's other modules); its confidence is then held to "a guess" (issue 45). */
+  unseen?: string;
+}
+
+/** The most a prediction may claim where the step can run code the model was not shown: below
+ * "likely" (confidenceWords: "a guess" under 0.5). */
+export const UNSEEN_CONFIDENCE = 0.3;
+
+const JUMPS = new Set<Action['kind']>(['step_over', 'step_return', 'continue', 'breakpoint', 'inv_step_over', 'inv_step_call']);
+
+/** Why a prediction of `action` from `position` cannot be known from what the model reads (only
+ * the main file's source): in a program of several recorded files, a stop in another file, a jump
+ * (it may pass through another module's code and stop there), or a step into a line that calls
+ * something (the call may enter another module). Null where the model has seen all it needs. */
+export function unseenCode(rec: Recording, position: Position | null, action: Action, lines: readonly string[]): string | null {
+  const modules = rec.files ? rec.files.length - 1 : 0;
+  if (modules <= 0) return null;
+  const here = position !== null && position >= 0 && position < rec.events.length ? rec.events[position] : undefined;
+  if (position === null || (here && fileIndexOf(rec, here) !== 0)) return "the stop is in a module whose source the model is not shown";
+  if (JUMPS.has(action.kind)) return "the step can run the program's other modules, whose source the model is not shown";
+  if (action.kind === 'step_into' && here && /\w\s*\(/.test(lines[here.line - 1] ?? '')) {
+    return "the line calls something that may be in another module, whose source the model is not shown";
+  }
+  return null;
+}
+
+/** `c` held to at most `cap`, whole and per field. */
+function capped(c: Confidence, cap: number): Confidence {
+  const locals: Record<string, number> = nameTable();
+  for (const [k, v] of Object.entries(c.locals)) locals[k] = Math.min(v, cap);
+  return { state: Math.min(c.state, cap), position: Math.min(c.position, cap), locals, ...(c.value !== undefined ? { value: Math.min(c.value, cap) } : {}) };
 }
 
 function localsOf(state: ParseResult): Record<string, string> | null {
@@ -148,8 +182,9 @@ export class NeuralSession {
     if (!completion.chosen) return { ...completion, action, state };
     const unsure = 'unparseable' in state || completion.closedEarly;
     const scores = stateScores(completion.chosen, completion.keys ?? [], state);
-    const confidence = unsure ? NO_CONFIDENCE : confidenceOf(scores, this.predictor.calibration);
-    return { ...completion, action, state, confidence, ...(unsure ? {} : { scores }) };
+    const unseen = unseenCode(this.recording, this.previousPosition, action, this.lines);
+    const confidence = unsure ? NO_CONFIDENCE : unseen ? capped(confidenceOf(scores, this.predictor.calibration), UNSEEN_CONFIDENCE) : confidenceOf(scores, this.predictor.calibration);
+    return { ...completion, action, state, confidence, ...(unsure ? {} : { scores }), ...(unseen ? { unseen } : {}) };
   }
 
   /** The prompt for `action`, after starting the history again at its newest readable state if
