@@ -25,7 +25,7 @@ import { Progress } from './progress';
 type Out = (line: string) => void;
 
 export async function evalCommand(args: ParsedArgs, out: Out): Promise<number> {
-  checkKnown(args, ['json', 'model', 'dtype', 'limit', 'task', 'action', 'label', 'decoder', 'write', 'svg', 'max-steps']);
+  checkKnown(args, ['json', 'model', 'dtype', 'limit', 'task', 'action', 'verify', 'label', 'decoder', 'write', 'svg', 'max-steps']);
   const [kind, file, ...extra] = args.positionals;
   if (!file || (extra.length > 0 && kind !== 'trajectories' && kind !== 'calibrate')) throw new UsageError('expected: ndb eval trajectories|calibrate|cruxeval|jumps|early-stop|variants FILE');
   const limitText = stringOption(args, 'limit');
@@ -128,10 +128,14 @@ async function cruxevalCommand(args: ParsedArgs, file: string, limit: number | u
   let question: CruxQuestion;
   if (task === 'output') {
     if (action !== 'step_return' && action !== 'breakpoint') throw new UsageError('--action must be step_return or breakpoint');
+    if (stringOption(args, 'verify') !== undefined) throw new UsageError('--verify K checks input prediction (--task input): an output is compared, not run');
     question = { task, action };
   } else {
     if (action !== 'inv_step_call') throw new UsageError('input prediction uses inv_step_call');
-    question = { task };
+    const verifyText = stringOption(args, 'verify');
+    const verify = verifyText === undefined ? 0 : Number(verifyText);
+    if (verifyText !== undefined && (!Number.isInteger(verify) || verify < 1 || verify > 64)) throw new UsageError('--verify K: K calls to check, 1 to 64');
+    question = { task, ...(verify > 0 ? { verify } : {}) };
   }
   const model = await modelFromArgs(args);
   const json = args.options.has('json');
@@ -146,7 +150,8 @@ async function cruxevalCommand(args: ParsedArgs, file: string, limit: number | u
   const trivial = Object.entries(result.baselines)
     .map(([name, b]) => `${name.replace(/_/g, ' ')} ${pct((b as { pass_at_1: number }).pass_at_1)}`)
     .join(', ');
-  out(json ? JSON.stringify(result) : `CruxEval-${task === 'output' ? 'O' : 'I'} (${result.action}): ${result.passed}/${result.n} = ${pct(result.pass_at_1)} (baselines: ${trivial})`);
+  const checked = result.verified ? `; with the checker (up to ${result.verified.k} calls run, ${result.verified.calls_run} in all): ${result.verified.passed}/${result.n} = ${pct(result.verified.pass_with_checker)}` : '';
+  out(json ? JSON.stringify(result) : `CruxEval-${task === 'output' ? 'O' : 'I'} (${result.action}): ${result.passed}/${result.n} = ${pct(result.pass_at_1)}${checked} (baselines: ${trivial})`);
   return 0;
 }
 

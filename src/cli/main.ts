@@ -32,7 +32,9 @@ Usage:
   ndb eval early-stop FILE.jsonl [--model DIR] [--dtype D] [--limit N] --json
                    (ms per state with and without the early stop of unreadable states, interleaved)
   ndb eval cruxeval FILE.jsonl --task output|input [--action step_return|breakpoint]
-                   [--limit N] [--model DIR] [--dtype D] --json
+                   [--verify K] [--limit N] [--model DIR] [--dtype D] --json
+                   (--verify K, input only: up to K calls, the greedy one then samples, each run;
+                   the first that returns the output counts, reported apart from pass@1)
   ndb eval variants FILE.jsonl [--model DIR] [--dtype fp32,int8,q4] [--limit N]
   ndb format --trace TRACE.jsonl --actions a1,a2,…
   ndb dap                                   (a Debug Adapter Protocol server on stdio)
@@ -144,7 +146,7 @@ async function traceCommand(args: ParsedArgs, out: Out): Promise<number> {
   } else {
     // values and messages are the program's: escaped, so that they cannot forge a line or move the cursor
     for (const e of rec.events) out(oneLine(eventText(e)));
-    out(oneLine(`exit: ${rec.exit.status}${rec.exit.message ? ` (${rec.exit.message})` : ''}`));
+    out(oneLine(`exit: ${rec.exit.status}${rec.exit.exit_code !== undefined ? ` (sys.exit() with exit status ${rec.exit.exit_code})` : ''}${rec.exit.message ? ` (${rec.exit.message})` : ''}`));
   }
   warnIfCut(rec.exit.status, rec.exit.message);
   return 0;

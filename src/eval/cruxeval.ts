@@ -16,7 +16,11 @@ import { CRUX_RUN_LIMITS } from '../core/limits';
 
 /** What the model is asked: f's output, at once (step_return) or by way of the line that returns
  * (breakpoint); or f's input (inv_step_call). */
-export type CruxQuestion = { task: 'output'; action: 'step_return' | 'breakpoint' } | { task: 'input' };
+export type CruxQuestion = { task: 'output'; action: 'step_return' | 'breakpoint' } | { task: 'input'; verify?: number };
+
+/** The temperature of the calls sampled beside the greedy one when input prediction checks its
+ * answers (`--verify K`), as the app's Guess inputs samples them. */
+export const VERIFY_TEMPERATURE = 0.8;
 
 export interface CruxResult {
   task: CruxQuestion['task'];
@@ -26,6 +30,10 @@ export interface CruxResult {
   pass_at_1: number;
   /** Trivial answers scored on the same items (src/core/baselines.ts). */
   baselines: OutputBaselines | InputBaselines;
+  /** Input prediction with the checker (`--verify K`): up to K calls (the greedy one, then
+   * samples), each run in the real engine, the first that returns the output kept. Apart from
+   * pass@1, which is the greedy call alone. */
+  verified?: { k: number; passed: number; pass_with_checker: number; calls_run: number };
 }
 
 /** One item's answer: the predicted value (output) or call arguments (input), null when the model
@@ -34,6 +42,8 @@ export interface CruxItemResult {
   id: string;
   passed: boolean;
   predicted: string | null;
+  /** With the checker: whether one of the K calls returned the output, which, and how many ran. */
+  verified?: { passed: boolean; predicted: string | null; tried: number };
 }
 
 /** Told after each item: its result, and the count so far. */
@@ -47,11 +57,17 @@ export async function evalCruxeval(
   onItem?: OnCruxItem,
 ): Promise<CruxResult> {
   let passed = 0;
+  const verify = question.task === 'input' ? (question.verify ?? 0) : 0;
+  let verifiedPassed = 0;
+  let callsRun = 0;
   for (const [i, item] of items.entries()) {
     const own = engine.forOwner(`eval item ${randomUUID()}`);
-    const { ok, predicted } = question.task === 'output' ? await predictOutput(model, own, item, question.action) : await predictInput(model, own, item);
-    if (ok) passed++;
-    onItem?.({ id: item.id, passed: ok, predicted }, { done: i + 1, total: items.length, passed });
+    const answer = question.task === 'output' ? await predictOutput(model, own, item, question.action) : await predictInput(model, own, item, verify);
+    if (answer.ok) passed++;
+    if (answer.verified?.passed) verifiedPassed++;
+    callsRun += answer.verified?.tried ?? 0;
+    const result: CruxItemResult = { id: item.id, passed: answer.ok, predicted: answer.predicted, ...(answer.verified ? { verified: answer.verified } : {}) };
+    onItem?.(result, { done: i + 1, total: items.length, passed });
   }
   const baselines = await cruxBaselines(items, question.task, engine);
   return {
@@ -61,12 +77,28 @@ export async function evalCruxeval(
     passed,
     pass_at_1: items.length ? passed / items.length : 0,
     baselines,
+    ...(verify > 0 ? { verified: { k: verify, passed: verifiedPassed, pass_with_checker: items.length ? verifiedPassed / items.length : 0, calls_run: callsRun } } : {}),
+  };
+}
+
+/** A seeded generator (mulberry32) so that a checked evaluation samples the same calls each run. */
+function seeded(text: string): () => number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  let a = h >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
 interface Answer {
   ok: boolean;
   predicted: string | null;
+  verified?: { passed: boolean; predicted: string | null; tried: number };
 }
 
 const NO_ANSWER: Answer = { ok: false, predicted: null };
@@ -99,12 +131,33 @@ export async function returnsExpected(engine: PythonHost, item: CruxItem, s: Par
   return !('unparseable' in s) && s.event === 'return' && s.value !== undefined && !s.raising && (await engine.sameValue(s.value, item.output));
 }
 
-async function predictInput(model: LoadedModel, engine: PythonHost, item: CruxItem): Promise<Answer> {
+/** The call arguments a predicted call state stands for (null: none that can be run). */
+async function argumentsOf(engine: PythonHost, s: ParseResult): Promise<string | null> {
+  if ('unparseable' in s || s.event !== 'call' || !s.locals) return null;
+  return engine.callArguments(Object.values(s.locals));
+}
+
+async function predictInput(model: LoadedModel, engine: PythonHost, item: CruxItem, verify = 0): Promise<Answer> {
   const call = await recordCall(engine, item);
-  if (!call) return NO_ANSWER;
+  if (!call) return verify > 0 ? { ...NO_ANSWER, verified: { passed: false, predicted: null, tried: 0 } } : NO_ANSWER;
   const session = new NeuralSession(model.predictor, call.rec, call.entryReturn, []);
-  const s = (await session.predict({ kind: 'inv_step_call' })).state;
-  if ('unparseable' in s || s.event !== 'call' || !s.locals) return NO_ANSWER;
-  const args = await engine.callArguments(Object.values(s.locals));
-  return { ok: args !== null && (await returnsOutput(engine, item, args)), predicted: args };
+  const args = await argumentsOf(engine, (await session.predict({ kind: 'inv_step_call' })).state);
+  const ok = args !== null && (await returnsOutput(engine, item, args));
+  if (verify <= 0) return { ok, predicted: args };
+  // the checker: the greedy call first, then samples, each run; the first that returns the output
+  const seen = new Set<string>();
+  let tried = 0;
+  const check = async (candidate: string | null): Promise<boolean> => {
+    if (candidate === null || seen.has(candidate)) return false;
+    seen.add(candidate);
+    tried++;
+    return candidate === args ? ok : returnsOutput(engine, item, candidate);
+  };
+  if (await check(args)) return { ok, predicted: args, verified: { passed: true, predicted: args, tried } };
+  const random = seeded(item.id);
+  for (let i = 1; i < verify; i++) {
+    const sampled = await argumentsOf(engine, (await session.predict({ kind: 'inv_step_call' }, { temperature: VERIFY_TEMPERATURE, random })).state);
+    if (await check(sampled)) return { ok, predicted: args, verified: { passed: true, predicted: sampled, tried } };
+  }
+  return { ok, predicted: args, verified: { passed: false, predicted: null, tried } };
 }
