@@ -16,9 +16,10 @@ export const DEFAULT_LIMITS: RunLimits = { maxEvents: 10_000, timeLimit: 8 };
  * with their locals is tens of megabytes in the page, and 30 s is as long as a lesson waits. */
 export const LIMIT_CEILING: RunLimits = { maxEvents: 100_000, timeLimit: 30 };
 
-/** The most an agent may ask of MCP's start_session: a server has no page to fill, and an agent
- * may wait a minute. */
-export const SERVER_LIMIT_CEILING: RunLimits = { maxEvents: 1_000_000, timeLimit: 60 };
+/** The most an agent may ask of MCP's start_session (and an editor of a DAP launch): a server has
+ * no page to fill; 45 s of Python, with an engine's start and the answer, stays within the 60 s
+ * after which MCP clients give up on a request (issue 47). */
+export const SERVER_LIMIT_CEILING: RunLimits = { maxEvents: 1_000_000, timeLimit: 45 };
 
 /** The longest repr of a value a debugging session records (longer ones are cut, and say so). */
 export const MAX_REPR = 1_000;

@@ -1,5 +1,6 @@
 // The `launch` request's arguments (the launch.json of the debug type `ndb`), checked.
 
+import { DEFAULT_LIMITS, SERVER_LIMIT_CEILING } from '../core/limits';
 import { ENGINES, type EngineName } from '../session/liveSession';
 
 export interface NdbLaunchArgs {
@@ -13,6 +14,9 @@ export interface NdbLaunchArgs {
   model?: string;
   /** The program's arguments (`sys.argv[1:]`). */
   args: string[];
+  /** The run's event budget and time limit (s); absent: the defaults of every session. */
+  maxEvents?: number;
+  timeout?: number;
 }
 
 export class LaunchArgsError extends Error {}
@@ -39,6 +43,13 @@ export function parseLaunchArgs(raw: unknown): NdbLaunchArgs {
   if (a.args !== undefined && a.args !== null && !(Array.isArray(a.args) && a.args.every((x) => typeof x === 'string'))) {
     throw new LaunchArgsError('"args" must be a list of strings: the program\'s sys.argv[1:]');
   }
+  const ceiling = SERVER_LIMIT_CEILING;
+  if (a.maxEvents !== undefined && a.maxEvents !== null && !(Number.isInteger(a.maxEvents) && (a.maxEvents as number) >= 100 && (a.maxEvents as number) <= ceiling.maxEvents)) {
+    throw new LaunchArgsError(`"maxEvents" must be a whole number from 100 to ${ceiling.maxEvents} (default ${DEFAULT_LIMITS.maxEvents})`);
+  }
+  if (a.timeout !== undefined && a.timeout !== null && !(typeof a.timeout === 'number' && a.timeout >= 0.5 && a.timeout <= ceiling.timeLimit)) {
+    throw new LaunchArgsError(`"timeout" must be a number of seconds from 0.5 to ${ceiling.timeLimit} (default ${DEFAULT_LIMITS.timeLimit})`);
+  }
   const args: NdbLaunchArgs = {
     program: a.program,
     args: Array.isArray(a.args) ? (a.args as string[]) : [],
@@ -47,5 +58,7 @@ export function parseLaunchArgs(raw: unknown): NdbLaunchArgs {
     stopOnEntry: a.stopOnEntry === true,
   };
   if (typeof a.model === 'string' && a.model.trim() !== '') args.model = a.model;
+  if (typeof a.maxEvents === 'number') args.maxEvents = a.maxEvents;
+  if (typeof a.timeout === 'number') args.timeout = a.timeout;
   return args;
 }

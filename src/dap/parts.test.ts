@@ -26,6 +26,14 @@ describe('parseLaunchArgs', () => {
     expect(() => parseLaunchArgs({ program: 'a.py', stopOnEntry: 'yes' })).toThrow(/stopOnEntry/);
     expect(() => parseLaunchArgs({ program: 'a.py', args: 'x' })).toThrow(/"args" must be a list of strings/);
   });
+
+  it('takes a budget of events and seconds within the servers\' ceiling (issue 47)', () => {
+    expect(parseLaunchArgs({ program: 'a.py', maxEvents: 50_000, timeout: 20 })).toMatchObject({ maxEvents: 50_000, timeout: 20 });
+    expect(() => parseLaunchArgs({ program: 'a.py', maxEvents: 10 })).toThrow(/"maxEvents" must be a whole number from 100 to 1000000/);
+    expect(() => parseLaunchArgs({ program: 'a.py', maxEvents: 1.5e6 })).toThrow(/maxEvents/);
+    expect(() => parseLaunchArgs({ program: 'a.py', timeout: 60 })).toThrow(/"timeout" must be a number of seconds from 0.5 to 45/);
+    expect(() => parseLaunchArgs({ program: 'a.py', timeout: '5' })).toThrow(/timeout/);
+  });
 });
 
 describe('breakpoints', () => {
