@@ -2,7 +2,8 @@ import { engineStarting } from './ui/prestart';
 import { mount } from 'svelte';
 import App from './ui/App.svelte';
 import './ui/theme.css';
-import { browserEmbedded, browserLink, browserNeural, browserPrefs } from './ui/browser';
+import { Appearance } from './ui/appearance.svelte';
+import { browserAppearance, browserEmbedded, browserLink, browserNeural, browserPrefs } from './ui/browser';
 import { storesContext } from './ui/context';
 import { EXAMPLES } from './ui/examples';
 import { Neural } from './ui/neural.svelte';
@@ -37,13 +38,15 @@ const embedded = browserEmbedded();
 // An embed is its author's example: the app's own preferences are not read there, nor written.
 const prefs = new Prefs(embedded ? null : browserPrefs());
 const neural = new Neural(browserNeural(), prefs);
+// The theme follows the system (or the user's pick); an embed follows the system only.
+const appearance = new Appearance(embedded ? null : prefs, browserAppearance());
 session.debug.onEvent = (ev) => neural.onDebugger(ev);
 void session.start();
 // On few cores the model is built once Python's start is light (measured: a cold Python start
 // shared with the model's took 1.5–2.5 s longer on 2 cores); its files still download at once.
 const fewCores = (navigator.hardwareConcurrency ?? 2) <= 4;
 void neural.start(() => session.debug.session, fewCores ? session.debug.connection.heavyStartDone() : undefined);
-const stores = { session, neural, pwa, prefs, embedded };
+const stores = { session, neural, pwa, prefs, appearance, embedded };
 // index.html shows a static skeleton of the page until the app is mounted in its place.
 target.textContent = '';
 export default mount(App, { target, context: storesContext(stores) });

@@ -3,6 +3,7 @@
 // method called through its predicted object (`self`). Pure: the app's Guess inputs and the
 // sessions' guess_inputs (CLI, MCP) build their calls here.
 
+import { own } from './names';
 import type { ParseResult } from './format';
 import { callOfFrame } from './navigator';
 import type { Position, Recording } from './trace';
@@ -79,7 +80,7 @@ export function buildCall(fn: string, params: readonly Param[], predicted: Reado
   const args: string[] = [];
   let target = fn;
   for (const [i, p] of params.entries()) {
-    const value = predicted[p.name];
+    const value = own(predicted, p.name);
     if (value === undefined) return null;
     if (i === 0 && (p.name === 'self' || p.name === 'cls')) {
       target = `(${value}).${fn}`;

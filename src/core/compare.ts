@@ -16,12 +16,20 @@ export interface StateComparison {
   unparseable?: string;
 }
 
+/** Whether an answer's text is the real value: the one comparison of a value, for the model's
+ * state and a learner's guess alike (Predict first). A real value longer than the format's cap
+ * is matched by its capped text, the most a prediction can write. */
+export function sameValue(answer: string | undefined, real: string | undefined): boolean {
+  if (answer === undefined || real === undefined) return false;
+  return answer === capValue(real) || answer === real;
+}
+
 function sameLocals(real: Record<string, string>, predicted: Record<string, string> | undefined): boolean {
   if (!predicted) return false;
   const a = Object.keys(real);
   const b = Object.keys(predicted);
   if (a.length !== b.length) return false;
-  return a.every((k) => own(predicted, k) === capValue(real[k]!));
+  return a.every((k) => sameValue(own(predicted, k), real[k]!));
 }
 
 /** How the real state was reached: the event must also carry the right direction, so a state the
@@ -55,7 +63,7 @@ export function compareStates(real: DebugState, predicted: ParseResult, reached:
     fields.line = p !== undefined && p.line === real.line;
     if (real.event !== 'return') fields.locals = sameLocals(real.locals, p?.locals);
     if (real.value !== undefined && (real.event === 'return' || real.event === 'exception')) {
-      fields.value = p?.value === capValue(real.value) && Boolean(p?.raising) === Boolean(real.raising);
+      fields.value = sameValue(p?.value, real.value) && Boolean(p?.raising) === Boolean(real.raising);
     }
   }
   return { match: Object.values(fields).every(Boolean), fields };

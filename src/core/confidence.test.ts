@@ -1,7 +1,7 @@
 // The confidence's arithmetic: raw scores per field from the chosen tokens, Platt scaling (fitted
 // back from data made with known parameters), and the reliability of a set of confidences.
 import { describe, expect, it } from 'vitest';
-import { confidenceOf, confidenceWords, fitPlatt, logOdds, reliability, sigmoid, stateScores, type ChosenToken } from './confidence';
+import { confidenceOf, confidenceSentence, confidenceText, confidenceWords, fitPlatt, logOdds, reliability, sigmoid, stateScores, type ChosenToken } from './confidence';
 
 describe('stateScores', () => {
   it('sums log-probabilities per field; unchanged locals share the score of ".."', () => {
@@ -78,5 +78,14 @@ describe('reliability', () => {
 
   it('says it in words', () => {
     expect([0.95, 0.8, 0.6, 0.2].map(confidenceWords)).toEqual(['sure', 'sure', 'likely', 'a guess']);
+    // the word agrees with the percentage shown beside it (issue 46)
+    expect([0.797, 0.7949, 0.495, 0.4949].map(confidenceText)).toEqual(['sure (80 %)', 'likely (79 %)', 'likely (50 %)', 'a guess (49 %)']);
+    for (let i = 0; i <= 1000; i++) {
+      const [word, percent] = /^(.*) \((\d+) %\)$/.exec(confidenceText(i / 1000))!.slice(1);
+      expect(word).toBe(Number(percent) >= 80 ? 'sure' : Number(percent) >= 50 ? 'likely' : 'a guess');
+    }
+    expect(confidenceSentence(0.01)).toBe('Before the truth was shown, the model was only guessing: it gave this whole answer a 1 % chance of being right.');
+    expect(confidenceSentence(0.62)).toMatch(/thought its answer was likely right: it gave this whole answer a 62 % chance/);
+    expect(confidenceSentence(0.93)).toMatch(/was sure of its answer: it gave this whole answer a 93 % chance/);
   });
 });

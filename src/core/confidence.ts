@@ -11,6 +11,7 @@
 // x directly no line can follow exp(x): fitted on x, the sure states' confidence was held below
 // 0.71 and the expected calibration error grew fourfold.)
 
+import { nameTable } from './names';
 import type { ParseResult } from './format';
 import { ELIDED_KEY } from './stateGrammar';
 import type { StatePart } from './stateGuard';
@@ -68,7 +69,7 @@ export function stateScores(chosen: readonly ChosenToken[], keys: readonly strin
     else if (part === 'value' || part === 'message') value = (value ?? 0) + logp;
     else if (typeof part === 'object' && part.entry < entries.length) entries[part.entry]! += logp;
   }
-  const scores: StateScores = { state: total, position, locals: {} };
+  const scores: StateScores = { state: total, position, locals: nameTable() };
   if (value !== undefined) scores.value = value;
   if ('unparseable' in state || state.event === 'entry' || state.event === 'exit') return scores;
   const written = new Map(keys.map((k, i) => [k, entries[i]!]));
@@ -98,14 +99,14 @@ export function confidenceOf(scores: StateScores, calibration?: Calibration | nu
   const out: Confidence = {
     state: calibrated(scores.state, c?.state),
     position: calibrated(scores.position, c?.position),
-    locals: Object.fromEntries(Object.entries(scores.locals).map(([k, x]) => [k, calibrated(x, c?.local)])),
+    locals: nameTable(Object.entries(scores.locals).map(([k, x]) => [k, calibrated(x, c?.local)])),
   };
   if (scores.value !== undefined) out.value = calibrated(scores.value, c?.value);
   return out;
 }
 
 /** Nothing to be sure of: a state that could not be read, or one the decoder had to end. */
-export const NO_CONFIDENCE: Confidence = { state: 0, position: 0, locals: {} };
+export const NO_CONFIDENCE: Confidence = { state: 0, position: 0, locals: nameTable() };
 
 /** Platt scaling fitted by Newton's method (halving a step that does not lower the loss) on
  * (raw score, right?) pairs, with a weak prior that keeps it finite on separable data. */
@@ -204,12 +205,35 @@ export function reliability(confidences: readonly number[], right: readonly bool
   return { n, ece, bins, sure: { share: n ? sureN / n : 0, accuracy: sureN ? sureRight / sureN : 0, n: sureN } };
 }
 
-/** How a person would say it: "sure" from 0.8, "likely" from 0.5, else "a guess". */
-export function confidenceWords(p: number): 'sure' | 'likely' | 'a guess' {
-  return p >= 0.8 ? 'sure' : p >= 0.5 ? 'likely' : 'a guess';
+/** A confidence as the percentage shown beside it (0 to 100, rounded). */
+export function confidencePercent(p: number): number {
+  return Math.round(100 * p);
 }
+
+/** How a person would say it: "sure" from 80 %, "likely" from 50 %, else "a guess", judged on the
+ * percentage as it is shown, so that the word never disagrees with the number beside it (0.797 is
+ * shown as 80 %: it is "sure", never "likely (80 %)"). */
+export function confidenceWords(p: number): 'sure' | 'likely' | 'a guess' {
+  const percent = confidencePercent(p);
+  return percent >= 80 ? 'sure' : percent >= 50 ? 'likely' : 'a guess';
+}
+
+/** The bands in words, as a legend beside them says it. */
+export const CONFIDENCE_BANDS = 'sure: 80 % or more · likely: 50 to 79 % · a guess: under 50 %';
 
 /** "likely 61 %": the words and the percentage, as the terminal and DAP show a confidence. */
 export function sureness(p: number): string {
-  return `${confidenceWords(p)} ${Math.round(100 * p)} %`;
+  return `${confidenceWords(p)} ${confidencePercent(p)} %`;
+}
+
+/** "likely (61 %)": the words and the percentage, as the app shows a confidence. */
+export function confidenceText(p: number): string {
+  return `${confidenceWords(p)} (${confidencePercent(p)} %)`;
+}
+
+/** How sure the model was of a whole state, in a sentence a pupil reads right in every band. */
+export function confidenceSentence(p: number): string {
+  const words = confidenceWords(p);
+  const was = words === 'sure' ? 'was sure of its answer' : words === 'likely' ? 'thought its answer was likely right' : 'was only guessing';
+  return `Before the truth was shown, the model ${was}: it gave this whole answer a ${confidencePercent(p)} % chance of being right.`;
 }

@@ -8,6 +8,7 @@
 // <|trace_end|> begins, so a model that is given a prompt ending in `<action><|frame_sep|>`
 // generates one state and stops at one of STATE_TERMINATORS.
 
+import { nameTable } from './names';
 import type { Action } from './actions';
 import { sourceLines } from './sourceLines';
 import {
@@ -221,7 +222,8 @@ function parseLocals(payload: string, previous: Record<string, string> | null | 
     if (v === null) out.delete(k);
     else out.set(k, v as string);
   }
-  return Object.fromEntries(out);
+  // a table without a prototype: a local named `constructor` or `__proto__` is only ever an entry
+  return nameTable(out);
 }
 
 /**

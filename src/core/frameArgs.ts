@@ -2,6 +2,7 @@
 // locals at the frame's call event (nothing else is bound yet there), less the
 // variables a closure shares with its enclosing function (and a generator expression's hidden `.0`).
 
+import { hasOwnName, own } from './names';
 import type { Position, Recording, TraceEvent } from './trace';
 
 /** Longest value written in a frame's name; longer ones end in "…". */
@@ -24,8 +25,11 @@ export function frameArguments(rec: Recording, pos: Position): Map<number, strin
   for (let j = 0; j <= end; j++) {
     const e = rec.events[j]!;
     latest.set(e.frame, e);
-    for (const [name, id] of Object.entries(e.ids ?? {})) if (name in e.locals) lastSeen.set(id, e.locals[name]!);
-    for (const [name, id] of Object.entries(e.global_ids ?? {})) if (e.globals?.[name] !== undefined) lastSeen.set(id, e.globals[name]);
+    for (const [name, id] of Object.entries(e.ids ?? {})) if (hasOwnName(e.locals, name)) lastSeen.set(id, e.locals[name]!);
+    for (const [name, id] of Object.entries(e.global_ids ?? {})) {
+      const value = own(e.globals, name);
+      if (value !== undefined) lastSeen.set(id, value);
+    }
     if (e.event !== 'call' || e.resume || params.has(e.frame) || e.function === '<module>') continue;
     const free = new Set(rec.codes[e.code]?.free ?? []);
     params.set(
@@ -38,10 +42,10 @@ export function frameArguments(rec: Recording, pos: Position): Map<number, strin
     const e = latest.get(frame);
     const now = e?.locals ?? {};
     const value = (name: string): string => {
-      const id = e?.ids?.[name];
-      return (id !== undefined ? lastSeen.get(id) : undefined) ?? now[name]!;
+      const id = own(e?.ids, name);
+      return (id !== undefined ? lastSeen.get(id) : undefined) ?? own(now, name)!;
     };
-    args.set(frame, names.filter((name) => name in now).map((name) => `${name}=${capped(value(name))}`).join(', '));
+    args.set(frame, names.filter((name) => hasOwnName(now, name)).map((name) => `${name}=${capped(value(name))}`).join(', '));
   }
   return args;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForInput, inputLineStop, withInputLine } from './liveInput';
+import { asksForInput, inputLineStop, inputWaitStop, withInputLine } from './liveInput';
 import type { Recording, TraceEvent } from './trace';
 
 const ev = (event: TraceEvent['event'], line: number, frame: number): TraceEvent => ({ event, line, function: 'f', depth: frame, frame, parent: -1, code: 0, locals: {}, out: 0 });
@@ -28,6 +28,17 @@ describe('input() typed live', () => {
     // input() in the module's own line, after a call on the same line: its line event, not the call's return
     const sameLine = { ...rec, events: [ev('line', 1, 0), ev('call', 5, 1), ev('return', 6, 1), ev('exception', 1, 0)] } as Recording;
     expect(inputLineStop(sameLine, 3)).toBe(0);
+  });
+
+  it('waits at the line that calls input() when a move would pass it, never at the EOFError (issue 46)', () => {
+    // Step over at the module's line 4 (position 1) would stop at the exception in the module (6)
+    expect(inputWaitStop(rec, 1, 6)).toBe(3);
+    // Step into from ask's line (3), which calls input(): it waits where it stands
+    expect(inputWaitStop(rec, 3, 4)).toBe(3);
+    // a move that stops before input() is called, or one from past it, is not held
+    expect(inputWaitStop(rec, 1, 2)).toBeNull();
+    expect(inputWaitStop(rec, 4, 6)).toBeNull();
+    expect(inputWaitStop({ ...rec, input_wanted: undefined } as Recording, 1, 6)).toBeNull();
   });
 
   it('adds the typed line to the input, one line per input() call', () => {

@@ -1,6 +1,8 @@
 // input() typed live: when a run asked for a line its input did not have, the app asks the user
 // (the "Program input" field) and runs the program again with the line added to its input,
-// which replays deterministically up to where input() was called and then reads it.
+// which replays deterministically up to where input() was called and then reads it. A move that
+// reaches that input() waits where it is called, as a terminal does, instead of showing the
+// EOFError a run with no more lines would raise; the typed line lets the same move go on.
 
 import type { Position, Recording } from './trace';
 
@@ -9,6 +11,15 @@ import type { Position, Recording } from './trace';
 export function asksForInput(rec: Recording, pos: Position): boolean {
   const wanted = rec.input_wanted;
   return wanted !== undefined && pos >= wanted.at;
+}
+
+/** Where a forward move from `from`, which stops at `to`, waits instead because the program asks
+ * on the way for the line its input does not have: the last stop before input() is called (the
+ * line that calls it; never before `from`). Null when the move does not reach that input(). */
+export function inputWaitStop(rec: Recording, from: Position, to: Position): Position | null {
+  const wanted = rec.input_wanted;
+  if (!wanted || from >= wanted.at || to < wanted.at) return null;
+  return Math.max(from, wanted.at - 1);
 }
 
 /** Where to stand in the run made with the line added: the line event of the frame that called

@@ -3,6 +3,7 @@
 // file's keys are its own line numbers and everything that knew only lines keeps working; the
 // tracer computes the same key for a condition (tracer.py, FILE_LINES).
 
+import { own } from './names';
 import type { Recording, TraceEvent } from './trace';
 
 export const FILE_LINES = 1_000_000;
@@ -62,5 +63,5 @@ export function projectFileNames(main: string, files: Readonly<Record<string, st
 export function sourceOfFile(rec: Recording, index: number): string | undefined {
   if (index === 0) return rec.source;
   const name = rec.files?.[index];
-  return name === undefined ? undefined : rec.sources?.[name];
+  return name === undefined ? undefined : own(rec.sources, name);
 }

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { frameArguments, frameTitle, MAX_ARG_CHARS } from './frameArgs';
-import { objectsAt, sameObjectText } from './objects';
+import { hiddenGlobals, objectsAt, sameObjectText, shownNameText, type ShownName } from './objects';
 import type { CodeInfo, Recording, TraceEvent } from './trace';
+
+const L = (name: string): ShownName => ({ name, global: false });
+const G = (name: string): ShownName => ({ name, global: true });
 
 const code = (name: string, extra: Partial<CodeInfo> = {}): CodeInfo => ({ name, firstline: 1, lines: [1], generator: false, ...extra });
 
@@ -14,19 +17,28 @@ function rec(events: TraceEvent[], codes: CodeInfo[] = [code('<module>')]): Reco
 }
 
 describe('objects shown', () => {
+  it('names the globals a local of the same name hides (issue 46)', () => {
+    const e = ev({ event: 'line', function: 'reset', frame: 1, depth: 1, locals: { score: '0', n: '1' }, globals: { score: '10', level: '2' } });
+    const view = objectsAt(rec([e], [code('reset')]), e);
+    expect(view.globals).toEqual({ score: '10', level: '2' });
+    expect(hiddenGlobals(view, e.locals)).toEqual(new Set(['score']));
+    // a local named like an Object.prototype member hides nothing it does not share a name with
+    expect(hiddenGlobals(view, { constructor: '1' })).toEqual(new Set());
+  });
+
   it('says which names are one object, both ways, and nothing for an equal but distinct one', () => {
     const e = ev({ event: 'line', function: '<module>', frame: 0, locals: { a: '[1, 2, 3]', b: '[1, 2, 3]', c: '[1, 2, 3]', n: '3' }, ids: { a: 1, b: 1, c: 2 } });
     const view = objectsAt(rec([e]), e);
-    expect(view.sameAs).toEqual({ a: ['b'], b: ['a'] });
-    expect(sameObjectText(view.sameAs.b!)).toBe('same object as a');
+    expect(view.sameAs).toEqual(new Map([['a', [L('b')]], ['b', [L('a')]]]));
+    expect(sameObjectText(view.sameAs.get('b')!)).toBe('same object as a');
     expect(view.globals).toBeNull();
     expect(view.closure).toBeNull();
     // the heap: one object for a and b, another for c; n (an int) has no number and no arrow
     expect(view.heap.objects).toEqual([
-      { id: 1, value: '[1, 2, 3]', names: ['a', 'b'] },
-      { id: 2, value: '[1, 2, 3]', names: ['c'] },
+      { id: 1, value: '[1, 2, 3]', names: [L('a'), L('b')] },
+      { id: 2, value: '[1, 2, 3]', names: [L('c')] },
     ]);
-    expect(view.heap.refs.map((r) => `${r.shown}->${r.object}`)).toEqual(['a->1', 'b->1', 'c->2']);
+    expect(view.heap.refs.map((r) => `${shownNameText(r)}->${r.object}`)).toEqual(['a->1', 'b->1', 'c->2']);
   });
 
   it('links a parameter to the global it was called with, and marks a closure\'s variables', () => {
@@ -42,11 +54,12 @@ describe('objects shown', () => {
       global_ids: { nums: 4, copy: 5 },
     });
     const view = objectsAt(rec([e], codes), e);
-    expect(view.sameAs).toEqual({ xs: ['nums (global)'] });
-    expect(view.globalSameAs).toEqual({ nums: ['xs'] });
+    expect(view.sameAs).toEqual(new Map([['xs', [G('nums')]]]));
+    expect(sameObjectText(view.sameAs.get('xs')!)).toBe('same object as nums (global)');
+    expect(view.globalSameAs).toEqual(new Map([['nums', [L('xs')]]]));
     expect(view.heap.objects).toEqual([
-      { id: 4, value: '[1]', names: ['xs', 'nums (global)'] },
-      { id: 5, value: '[1]', names: ['copy (global)'] },
+      { id: 4, value: '[1]', names: [L('xs'), G('nums')] },
+      { id: 5, value: '[1]', names: [G('copy')] },
     ]);
     expect(view.globals).toEqual({ nums: '[1]', total: '0', copy: '[1]' });
     expect(view.closure).toEqual({ names: ['count'], enclosing: 'make' });

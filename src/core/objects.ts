@@ -2,26 +2,35 @@
 // shown names refer to one object (two names, one list: a lesson on aliasing), the module's
 // variables beside a function's own, and the variables a closure shares with its enclosing
 // function. Never part of the model's text: the model's format does not carry identity.
+// A local and a global are told apart by a field, never by the name's text: a program can name a
+// local `g (global)` (through `f_locals` or `globals()`), and it is shown as that name.
 
+import { hasOwnName, own } from './names';
 import type { Recording, TraceEvent } from './trace';
+
+/** A name as the views show it: a local of the frame, or one of the module's variables. */
+export interface ShownName {
+  name: string;
+  global: boolean;
+}
 
 export interface ObjectsView {
   /** Each local that refers to the same object as other shown names: those names, in order
-   * (locals first, then globals written `NAME (global)`). */
-  sameAs: Record<string, string[]>;
-  /** The module's variables in a function's frame (null at the module level, or unrecorded). */
-  globals: Record<string, string> | null;
+   * (locals first, then globals). */
+  sameAs: ReadonlyMap<string, readonly ShownName[]>;
+  /** The module's variables in a function's frame (null at the module level, or unrecorded). A
+   * group of its own, never mixed with the locals. */
+  globals: Readonly<Record<string, string>> | null;
   /** As `sameAs`, for the globals. */
-  globalSameAs: Record<string, string[]>;
+  globalSameAs: ReadonlyMap<string, readonly ShownName[]>;
   /** The locals that live in an enclosing function, and its name (null: none). */
   closure: { names: string[]; enclosing: string } | null;
   /** The names that refer to numbered objects, and those objects, each once (the heap view). */
   heap: Heap;
 }
 
-/** A name that refers to a numbered object: a local, or a global written `NAME (global)`. */
-export interface HeapRef {
-  shown: string;
+/** A name that refers to a numbered object: a local, or a global. */
+export interface HeapRef extends ShownName {
   object: number;
 }
 
@@ -30,7 +39,7 @@ export interface HeapRef {
 export interface HeapObject {
   id: number;
   value: string;
-  names: string[];
+  names: ShownName[];
 }
 
 export interface Heap {
@@ -38,23 +47,22 @@ export interface Heap {
   objects: HeapObject[];
 }
 
-export const NO_OBJECTS: ObjectsView = { sameAs: {}, globals: null, globalSameAs: {}, closure: null, heap: { refs: [], objects: [] } };
+export const NO_OBJECTS: ObjectsView = { sameAs: new Map(), globals: null, globalSameAs: new Map(), closure: null, heap: { refs: [], objects: [] } };
 
 /** The objects view of one event (the current stop, or a caller's latest event). */
 export function objectsAt(rec: Recording, e: TraceEvent): ObjectsView {
-  const named: { name: string; shown: string; id: number; global: boolean; value: string }[] = [];
+  const named: { name: string; id: number; global: boolean; value: string }[] = [];
   for (const [name, id] of Object.entries(e.ids ?? {}))
-    if (name in e.locals) named.push({ name, shown: name, id, global: false, value: e.locals[name] ?? '' });
-  for (const [name, id] of Object.entries(e.global_ids ?? {}))
-    named.push({ name, shown: `${name} (global)`, id, global: true, value: e.globals?.[name] ?? '' });
-  const sameAs: Record<string, string[]> = {};
-  const globalSameAs: Record<string, string[]> = {};
+    if (hasOwnName(e.locals, name)) named.push({ name, id, global: false, value: own(e.locals, name) ?? '' });
+  for (const [name, id] of Object.entries(e.global_ids ?? {})) named.push({ name, id, global: true, value: own(e.globals, name) ?? '' });
+  const sameAs = new Map<string, ShownName[]>();
+  const globalSameAs = new Map<string, ShownName[]>();
   for (const n of named) {
-    const others = named.filter((o) => o.id === n.id && o !== n).map((o) => (n.global && o.global ? o.name : o.shown));
-    if (others.length > 0) (n.global ? globalSameAs : sameAs)[n.name] = others;
+    const others = named.filter((o) => o.id === n.id && o !== n).map((o) => ({ name: o.name, global: o.global }));
+    if (others.length > 0) (n.global ? globalSameAs : sameAs).set(n.name, others);
   }
   const code = rec.codes[e.code];
-  const free = (code?.free ?? []).filter((name) => name in e.locals);
+  const free = (code?.free ?? []).filter((name) => hasOwnName(e.locals, name));
   return {
     sameAs,
     globals: e.globals ?? null,
@@ -66,17 +74,37 @@ export function objectsAt(rec: Recording, e: TraceEvent): ObjectsView {
 
 /** Objects in the order their first name is shown: arrows from a column of names then cross as
  * little as they can. */
-function heapOf(named: readonly { shown: string; id: number; value: string }[]): Heap {
+function heapOf(named: readonly { name: string; global: boolean; id: number; value: string }[]): Heap {
   const objects = new Map<number, HeapObject>();
   for (const n of named) {
+    const shown = { name: n.name, global: n.global };
     const o = objects.get(n.id);
-    if (o) o.names.push(n.shown);
-    else objects.set(n.id, { id: n.id, value: n.value, names: [n.shown] });
+    if (o) o.names.push(shown);
+    else objects.set(n.id, { id: n.id, value: n.value, names: [shown] });
   }
-  return { refs: named.map((n) => ({ shown: n.shown, object: n.id })), objects: [...objects.values()] };
+  return { refs: named.map((n) => ({ name: n.name, global: n.global, object: n.id })), objects: [...objects.values()] };
 }
 
-/** "same object as a", "same object as a, b". */
-export function sameObjectText(names: readonly string[]): string {
-  return `same object as ${names.join(', ')}`;
+/** The module's variables shown beside a function's locals that a local of the same name hides
+ * there: inside the function the name is its local, and the global keeps its own value. */
+export function hiddenGlobals(view: ObjectsView, locals: Readonly<Record<string, string>>): Set<string> {
+  return new Set(Object.keys(view.globals ?? {}).filter((name) => hasOwnName(locals, name)));
+}
+
+/** A shown name in words: `a`, or `nums (global)` for a global where `tagGlobals` (a local's
+ * note; the Globals group writes its own names bare). For titles and screen readers: the panels
+ * draw the tag apart from the name. */
+export function shownNameText(n: ShownName, tagGlobals = true): string {
+  return n.global && tagGlobals ? `${n.name} (global)` : n.name;
+}
+
+/** "same object as a", "same object as a, nums (global)". */
+export function sameObjectText(names: readonly ShownName[], tagGlobals = true): string {
+  return `same object as ${names.map((n) => shownNameText(n, tagGlobals)).join(', ')}`;
+}
+
+/** A key for a keyed list of shown names that two shown names never share: a local and a global
+ * of one name (or a local named like a global's label) get different keys. */
+export function shownNameKey(n: ShownName): string {
+  return `${n.global ? 'g' : 'l'}:${n.name}`;
 }

@@ -1,5 +1,6 @@
 // The debugger state shown to users and printed by the CLI: one stop of the debugger.
 
+import { hasOwnName, own } from './names';
 import { eventFile, filesOf, sourceOfFile } from './location';
 import { sourceLines } from './sourceLines';
 import { tracebackOf as tracebackEntries } from './traceback';
@@ -40,6 +41,8 @@ export interface EntryState {
 export interface ExitState {
   event: 'exit';
   status: ExitStatus;
+  /** The program ended through SystemExit (`sys.exit(N)`): its exit code (trace.ts, ExitInfo). */
+  exit_code?: number;
   message?: string;
   value?: string;
   stdout: string;
@@ -120,7 +123,8 @@ export const TRACEBACK_ENDS = 5;
 export function stateAt(rec: Recording, pos: Position): DebugState {
   if (pos < 0) return { event: 'entry' };
   if (pos >= rec.events.length) {
-    const exit: ExitState = { event: 'exit', status: rec.exit.status, stdout: rec.stdout };
+    const code = rec.exit.exit_code;
+    const exit: ExitState = { event: 'exit', status: rec.exit.status, ...(code !== undefined ? { exit_code: code } : {}), stdout: rec.stdout };
     if (rec.exit.message !== undefined) exit.message = rec.exit.message;
     if (rec.exit.value !== undefined) exit.value = rec.exit.value;
     const traceback = tracebackOf(rec);
@@ -182,7 +186,7 @@ export function changedLocals(rec: Recording, pos: Position, previous: Position)
   const prev = previous >= 0 && previous < rec.events.length ? rec.events[previous]! : undefined;
   if (!prev || prev.frame !== cur.frame) return changed;
   for (const [name, value] of Object.entries(cur.locals)) {
-    if (prev.locals[name] !== value) changed.add(name);
+    if (!hasOwnName(prev.locals, name) || own(prev.locals, name) !== value) changed.add(name);
   }
   return changed;
 }

@@ -11,7 +11,7 @@
 import type { Action } from './actions';
 import { sourceLines } from './sourceLines';
 import { ELIDED_KEY, ENTRY_TOKEN, EVENT_TOKENS, EXITS, TOKENS } from './stateGrammar';
-import type { ProgramShape } from './trace';
+import type { EventKind, FrameShape, ProgramShape } from './trace';
 
 export interface StateConstraints {
   /** The tokens the state may begin with (events and exits) after this action. */
@@ -26,7 +26,48 @@ export interface StateConstraints {
   names: ReadonlySet<string>;
   /** Every prefix of every name, for checking a name as it is written. */
   namePrefixes: ReadonlySet<string>;
+  /** The names a state at this event and line can have, from the code objects a frame there can
+   * run (the program's shape, `frames`); null where the shape does not tell (then `names`). */
+  namesAt(event: EventKind, line: number): FrameNames | null;
 }
+
+export interface FrameNames {
+  names: ReadonlySet<string>;
+  prefixes: ReadonlySet<string>;
+}
+
+function withPrefixes(names: Iterable<string>): FrameNames {
+  const set = new Set<string>();
+  const prefixes = new Set<string>();
+  for (const name of [...names, ELIDED_KEY]) {
+    if (name !== ELIDED_KEY) set.add(name);
+    for (let i = 0; i <= name.length; i++) prefixes.add(name.slice(0, i));
+  }
+  return { names: set, prefixes };
+}
+
+/** `namesAt` for a program's frames: a call stops at a code object's first line (or a resumed
+ * generator's line), any other event at a line of the code object's own; the names of every code
+ * object that can be there, with the names no source spells (`.0`, `input`). Null where no code
+ * object is there or one of them can hold any name. */
+function frameNamesAt(frames: readonly FrameShape[] | undefined, extra: readonly string[]): (event: EventKind, line: number) => FrameNames | null {
+  if (!frames || frames.length === 0) return () => null;
+  const cache = new Map<string, FrameNames | null>();
+  return (event, line) => {
+    const key = `${event === 'call' ? 'c' : 'o'}${line}`;
+    const known = cache.get(key);
+    if (known !== undefined || cache.has(key)) return known ?? null;
+    const here = frames.filter((f) => (event === 'call' && f.first === line) || f.lines.includes(line));
+    let found: FrameNames | null = null;
+    if (here.length > 0 && here.every((f) => f.names !== null)) found = withPrefixes([...here.flatMap((f) => f.names!), ...extra]);
+    cache.set(key, found);
+    return found;
+  };
+}
+
+/** Names a frame can have that its source does not spell: a generator expression's argument, and
+ * `input`, which older recordings show among a module's globals (fixtures/format/traces). */
+export const SYNTHETIC_NAMES = ['.0', 'input'];
 
 // Python's keywords: never the name of a local (soft keywords such as `match` and `type` can be).
 const KEYWORDS = new Set(
@@ -83,5 +124,6 @@ export function stateConstraints(
     lines: sourceLines(source),
     names: new Set(locals),
     namePrefixes,
+    namesAt: frameNamesAt(shape?.frames, SYNTHETIC_NAMES),
   };
 }

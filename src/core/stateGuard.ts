@@ -16,7 +16,7 @@
 // so that a decoder can write it without asking the model.
 
 import { escapePayload, srcText } from './format';
-import type { StateConstraints } from './stateConstraints';
+import { SYNTHETIC_NAMES, type StateConstraints } from './stateConstraints';
 import {
   ELIDED_KEY,
   ELIDING_EVENTS,
@@ -47,9 +47,6 @@ export interface StateLimits {
   hasPrevious: boolean;
 }
 
-/** Names a frame can have that its source does not spell: a generator expression's argument, and
- * `input`, which older recordings show among a module's globals (fixtures/format/traces). */
-const SYNTHETIC_NAMES = ['.0', 'input'];
 /** Room for names the scan above cannot foresee: the limits must never refuse a real state. */
 const SPARE_LOCALS = 4;
 
@@ -253,7 +250,7 @@ export class StatePrefixChecker {
       .map((f) => FIELD_TOKENS[f] + (f === 'raise' ? 'Exception' : ''))
       .join('');
     const unused = (prefix: string): string | undefined =>
-      [...(this.constraints?.names ?? [])].filter((n) => n.startsWith(prefix) && !this.keys.includes(n)).sort((a, b) => a.length - b.length)[0];
+      [...(this.constraints ? this.allowedNames().names : [])].filter((n) => n.startsWith(prefix) && !this.keys.includes(n)).sort((a, b) => a.length - b.length)[0];
     const fresh = unused('');
     let json: string;
     switch (this.json) {
@@ -295,12 +292,21 @@ export class StatePrefixChecker {
     return bar + json + rest + end;
   }
 
+  /** With constraints: the names this state's locals can have: its frame's where the program's
+   * shape tells them (the event and the line are written before the locals), else the program's. */
+  private allowedNames(): { names: ReadonlySet<string>; prefixes: ReadonlySet<string> } {
+    const c = this.constraints!;
+    const line = this.lineText === '' ? NaN : Number(this.lineText);
+    const frame = this.event !== '' && Number.isInteger(line) ? c.namesAt(this.event, line) : null;
+    return frame ?? { names: c.names, prefixes: c.namePrefixes };
+  }
+
   /** With constraints: a name not yet in the locals (or the elision) begins with `prefix`. */
   private nameCanStartWith(prefix: string): boolean {
-    const c = this.constraints!;
-    if (!c.namePrefixes.has(prefix)) return false;
+    const { names, prefixes } = this.allowedNames();
+    if (!prefixes.has(prefix)) return false;
     if (ELIDED_KEY.startsWith(prefix) && !this.keys.includes(ELIDED_KEY) && this.elides() && this.limits.hasPrevious) return true;
-    for (const n of c.names) if (n.startsWith(prefix) && !this.keys.includes(n)) return true;
+    for (const n of names) if (n.startsWith(prefix) && !this.keys.includes(n)) return true;
     return false;
   }
 
@@ -689,8 +695,8 @@ export class StatePrefixChecker {
     if (this.stringText === ELIDED_KEY) {
       if (!this.elides()) return this.reject(`elided locals ("..") in a ${this.event} state`);
       if (!this.limits.hasPrevious) return this.reject('elided locals ("..") but no previous locals to fill them from');
-    } else if (this.constraints && !this.constraints.names.has(this.stringText)) {
-      return this.reject(`${JSON.stringify(this.stringText)} is not a name of the program`);
+    } else if (this.constraints && !this.allowedNames().names.has(this.stringText)) {
+      return this.reject(`${JSON.stringify(this.stringText)} is not a name this frame can have`);
     }
     if (this.constraints && this.keys.includes(this.stringText)) return this.reject(`${JSON.stringify(this.stringText)} twice in the locals`);
     this.keys.push(this.stringText);

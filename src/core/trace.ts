@@ -38,6 +38,9 @@ export interface TraceEvent {
   hit_error?: string;
   /** The recording's watch expressions evaluated in the frame, in their order. */
   watch?: WatchValue[];
+  /** A run asked to evaluate one expression at one stop (RecordOptions.evaluate): its answer, on
+   * that event only. */
+  evaluated?: WatchValue;
   /** len() of the locals whose repr was cut at the cap (str, bytes and builtin containers only). */
   sizes?: Record<string, number>;
   /** len() of `value` when its repr was cut, as for `sizes`. */
@@ -70,6 +73,16 @@ export interface ProgramShape {
   /** Lines a call event can be at: 0 for the module, each function's and class body's first line,
    * and every line of a generator or coroutine (a resumed one calls at its yield). */
   calls: readonly number[];
+  /** Each code object's frame (recordings since issue 45): its first line (0 for the module), the
+   * lines of its code, and the names its locals can have (null: any name, where the code makes
+   * names its bytecode does not spell, as `from m import *` or `globals()[…]` do). */
+  frames?: readonly FrameShape[];
+}
+
+export interface FrameShape {
+  first: number;
+  lines: readonly number[];
+  names: readonly string[] | null;
 }
 
 export interface CodeInfo {
@@ -98,6 +111,10 @@ export type ExitStatus =
 
 export interface ExitInfo {
   status: ExitStatus;
+  /** The program ended by raising SystemExit (`sys.exit(…)`, `exit()`, `raise SystemExit`): status
+   * `normal`, and the exit code Python would end with (None: 0, an int: itself, anything else: 1,
+   * its text written to stderr). Absent when the program ran to its end. */
+  exit_code?: number;
   message?: string;
   value?: string;
   line?: number;

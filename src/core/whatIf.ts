@@ -3,6 +3,7 @@
 // there. A session keeps one recording per edit, stacked: stepping back to before the newest edit
 // returns to the recording it was made in.
 
+import { hasOwnName } from './names';
 import type { Position, Recording, TraceEvent } from './trace';
 
 /** An assignment `name = expr` made in the frame of the `at`-th recorded event. */
@@ -66,7 +67,7 @@ export class EditHistory {
     if (!isVariableName(name)) throw new EditError(`'${name}' is not a variable name`);
     if (expr.trim() === '') throw new EditError(`no value for ${name}: type a Python expression`);
     const e = events[pos]!;
-    if (!(name in e.locals)) {
+    if (!hasOwnName(e.locals, name)) {
       const names = Object.keys(e.locals);
       throw new EditError(
         `'${name}' is not a local of ${e.function}() at line ${e.line}` + (names.length ? ` (its locals: ${names.join(', ')})` : ' (it has no locals yet)'),

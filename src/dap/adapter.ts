@@ -20,6 +20,7 @@ import { projectOptions, readProject, type Project } from '../session/projectFil
 import type { ExceptionMode } from '../session/exceptionStops';
 import { eventKey, lineKey } from '../core/location';
 import { logLine } from '../util/stdio';
+import { own } from '../core/names';
 import { engineSandboxNotice } from '../realEngine/engineChild';
 import { loadPythonHost, type PythonHost } from '../realEngine/pythonHost';
 import { checkBreakpoints, type CheckedBreakpoint, type RequestedBreakpoint } from './breakpoints';
@@ -171,7 +172,12 @@ export class NdbDebugAdapter extends DebugSession {
       if ('error' in lines) throw new ProgramError(`${program}:${lines.line}: ${lines.error}`);
       const model = args.engine === 'real' ? undefined : await loadLiveModel(args.model);
       for (const { file, reason } of project.leftOut) this.sendEvent(new OutputEvent(`ndb: ${file} is not readable by the program: ${reason}\n`, 'console'));
-      const limits = { ...projectOptions(project), ...(args.args.length ? { argv: args.args } : {}) };
+      const limits = {
+        ...projectOptions(project),
+        ...(args.args.length ? { argv: args.args } : {}),
+        ...(args.maxEvents !== undefined ? { maxEvents: args.maxEvents } : {}),
+        ...(args.timeout !== undefined ? { timeLimit: args.timeout } : {}),
+      };
       const live = await LiveSession.start(host, source, args.call, {
         engine: args.engine,
         ...(model ? { model } : {}),
@@ -390,8 +396,15 @@ export class NdbDebugAdapter extends DebugSession {
       for (const chunk of this.output.at(state.event === 'entry' ? '' : state.stdout)) this.sendEvent(new OutputEvent(chunk.text, chunk.category));
     }
     if (state.event === 'exit' && live.engine !== 'neural') {
-      if (state.status !== 'normal') this.sendEvent(new OutputEvent(`${state.message ?? state.status}\n`, 'stderr'));
-      this.end(state.status === 'normal' ? 0 : 1);
+      if (state.exit_code !== undefined) {
+        // sys.exit(…): a normal end with its code (pdb's words); `sys.exit("message")` wrote its
+        // message to stderr as Python does, after the last event
+        const rec = live.recording;
+        const said = (rec.stderr ?? '').slice(rec.events[rec.events.length - 1]?.err ?? 0);
+        if (said) this.sendEvent(new OutputEvent(said, 'stderr'));
+        this.sendEvent(new OutputEvent(`The program exited via sys.exit(). Exit status: ${state.exit_code}\n`, 'console'));
+      } else if (state.status !== 'normal') this.sendEvent(new OutputEvent(`${state.message ?? state.status}\n`, 'stderr'));
+      this.end(state.exit_code ?? (state.status === 'normal' ? 0 : 1));
       return;
     }
     const event = new StoppedEvent(reason, THREAD_ID) as DebugProtocol.StoppedEvent;
@@ -526,7 +539,7 @@ export class NdbDebugAdapter extends DebugSession {
         throw new RequestError('only a local of the current frame can be set (the what-if edit is made at this stop)');
       }
       await live.edit(args.name, args.value);
-      const value = live.recording.events[live.position]?.locals[args.name] ?? args.value;
+      const value = own(live.recording.events[live.position]?.locals, args.name) ?? args.value;
       const v = this.vars.variable({ name: args.name, value });
       response.body = { value, variablesReference: v.variablesReference };
       return () => {
@@ -536,7 +549,7 @@ export class NdbDebugAdapter extends DebugSession {
   }
 
   /** Watch, hover and the debug console: a local's repr, or the expression evaluated in the
-   * frame (the program runs again with it as a watch expression). */
+   * frame (the program runs again to this stop and evaluates it once there). */
   protected override evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): void {
     this.run(response, async () => {
       const live = this.session();

@@ -5,6 +5,7 @@ import type { StateComparison } from '../core/compare';
 import { sureness, type Confidence } from '../core/confidence';
 import { capValue, type ParseResult } from '../core/format';
 import type { DebugState } from '../core/state';
+import { hasOwnName, own } from '../core/names';
 
 export const OK = '✓';
 export const WRONG = '✗';
@@ -47,12 +48,12 @@ export function predictedRows(real: DebugState, predicted: ParseResult, comparis
   if (!predicted.locals) return rows;
   const realLocals = real.event === 'exit' || real.event === 'entry' ? {} : real.locals;
   for (const [name, value] of Object.entries(predicted.locals)) {
-    const r = realLocals[name];
+    const r = own(realLocals, name);
     const ok = r !== undefined && capValue(r) === value;
-    rows.push(withSureness({ name, value: mark(ok, value, ok ? undefined : (r ?? 'not a local')) }, confidence?.locals[name]));
+    rows.push(withSureness({ name, value: mark(ok, value, ok ? undefined : (r ?? 'not a local')) }, own(confidence?.locals, name)));
   }
   for (const [name, value] of Object.entries(realLocals)) {
-    if (!(name in predicted.locals)) rows.push({ name, value: `(not predicted) ${WRONG} (real: ${value})` });
+    if (!hasOwnName(predicted.locals, name)) rows.push({ name, value: `(not predicted) ${WRONG} (real: ${value})` });
   }
   return rows;
 }

@@ -7,6 +7,7 @@ import type { StateComparison } from '../core/compare';
 import { calibrated, fitPlatt, logOdds, reliability, type Calibration, type ConfidenceKind, type Platt, type Reliability } from '../core/confidence';
 import type { DebugState } from '../core/state';
 import type { Prediction } from '../neuralEngine/neuralSession';
+import { own } from '../core/names';
 
 const IDENTITY: Platt = { a: 1, b: 0 };
 
@@ -36,8 +37,8 @@ export class ConfidenceTally {
     const predicted = localsOf(prediction.state);
     const realLocals = 'locals' in real && real.event !== 'return' ? real.locals : {};
     for (const [name, x] of Object.entries(s.locals)) {
-      const want = realLocals[name];
-      this.samples.local.push({ x, confidence: c.locals[name] ?? 0, right: want !== undefined && capValue(want) === predicted[name] });
+      const want = own(realLocals, name);
+      this.samples.local.push({ x, confidence: own(c.locals, name) ?? 0, right: want !== undefined && capValue(want) === own(predicted, name) });
     }
   }
 

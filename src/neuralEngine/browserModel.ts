@@ -63,13 +63,21 @@ export interface LoadOptions {
   /** A model folder under /models/; default: index.json's `default`. */
   model?: string | null;
   dtype?: ModelDtype | null;
-  /** Cap on the tokens of one predicted state (default the predictor's, 384). */
+  /** Cap on the tokens of one predicted state, with no time limit (a test's hook, the URL's
+   * `max-new-tokens`); absent: CLASS_LIMITS. */
   maxNewTokens?: number | null;
   onProgress?: (loaded: number, total: number, file: string) => void;
   /** Awaited after every file is fetched and before the model is built (the CPU-heavy part), so
    * that the page can give the first seconds of a cold start to Python. */
   gate?: Promise<void>;
 }
+
+/** What the app asks of a state, so that a class never waits long for one (issue 46): at most
+ * this many tokens (the teaching programs' states take 16 at the median and 121 at most in the
+ * format's golden fixtures) and this many milliseconds after the prompt is read; past either the
+ * decoder ends the state (the panel says it was cut). The CLI and the evaluations keep the
+ * predictor's own cap (384 tokens) and no time limit. */
+export const CLASS_LIMITS = { maxNewTokens: 192, maxMs: 3_000 } as const;
 
 export interface BrowserModel {
   info: ModelInfo;
@@ -285,7 +293,8 @@ export async function loadBrowserModel(options: LoadOptions): Promise<BrowserMod
   const lm = new CausalLM(ort.Tensor as unknown as TensorFactory, session, shape);
   let predictor: StatePredictor;
   try {
-    predictor = options.maxNewTokens ? new StatePredictor(lm, tokenizer, options.maxNewTokens) : new StatePredictor(lm, tokenizer);
+    predictor = new StatePredictor(lm, tokenizer, options.maxNewTokens || CLASS_LIMITS.maxNewTokens);
+    if (!options.maxNewTokens) predictor.maxMs = CLASS_LIMITS.maxMs;
     predictor.calibration = calibrationOf(config, dtype);
   } catch (err) {
     throw new ModelLoadError(`${name}: ${err instanceof Error ? err.message : String(err)}`, 'corrupt');

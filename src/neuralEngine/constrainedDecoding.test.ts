@@ -97,4 +97,22 @@ describe('constrained decoding', () => {
     expect(parseState(p.text, null)).toMatchObject({ event: 'return', line: 3 });
     expect(p.newTokens).toBeLessThanOrEqual(100);
   });
+
+  it('ends a state that takes too long, readably, however few tokens it has (issue 46)', async () => {
+    const model = standIn((text) => {
+      if (text === '') return [TOKENS.returnSep];
+      if (text === TOKENS.returnSep) return ['3'];
+      if (text.endsWith('return y')) return [TOKENS.valueSep];
+      return ['1', ', '];
+    });
+    // a clock that moves 100 ms per token read: past 1 s the state is ended
+    let clock = 0;
+    const predictor = new StatePredictor(model.lm, tokenizer, 384, () => (clock += 100));
+    predictor.maxMs = 1_000;
+    const p = await predictor.complete('prompt', options({ x: '1', y: '2' }));
+    expect(p.refused).toBeUndefined();
+    expect(p.closedEarly).toBe(true);
+    expect(parseState(p.text, null)).toMatchObject({ event: 'return', line: 3 });
+    expect(p.newTokens).toBeLessThan(30);
+  });
 });

@@ -21,6 +21,11 @@ const CLOSING_RESERVE = 48;
 export interface ConstrainedOptions {
   /** The most tokens a state may take: near it, the state is ended with empty values. */
   maxTokens?: number;
+  /** The most milliseconds the state may take to write, counted from its first token: past it,
+   * the state is ended with empty values as at the token cap (a class waits for no more). */
+  maxMs?: number;
+  /** The clock (performance.now by default). */
+  now?: () => number;
   /** 0 or absent: the most likely allowed token; above 0: drawn from softmax(logits / T) over
    * the allowed tokens. */
   temperature?: number;
@@ -41,6 +46,8 @@ export class ConstrainedDecoding {
   /** The state ran long and was ended by the decoder, not the model. */
   closedEarly = false;
   private produced = 0;
+  /** When the first token was chosen (null: not yet). */
+  private started: number | null = null;
   private readonly decoder: IncrementalDecoder;
   private readonly terminator: string;
 
@@ -66,9 +73,18 @@ export class ConstrainedDecoding {
     return choice;
   };
 
+  /** The state has taken its time: it is ended as soon as it can be. */
+  private pastTime(): boolean {
+    const limit = this.options.maxMs;
+    if (limit === undefined) return false;
+    const now = (this.options.now ?? (() => performance.now()))();
+    this.started ??= now;
+    return now - this.started > limit;
+  }
+
   private next(logits: Float32Array): StepChoice {
     const max = this.options.maxTokens;
-    if (max !== undefined && max - this.produced <= CLOSING_RESERVE) {
+    if ((max !== undefined && max - this.produced <= CLOSING_RESERVE) || this.pastTime()) {
       const closing = this.checker.closing();
       if (closing !== null) {
         this.closedEarly = true;

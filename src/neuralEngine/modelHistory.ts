@@ -30,6 +30,9 @@ export interface PredictionResult {
   stoppedBy: 'stop' | 'length' | 'invalid';
   /** How sure the model is of the state and its fields (absent with the greedy decoder). */
   confidence?: Confidence;
+  /** The state ran past the decoder's token or time limit and was ended by the decoder, with
+   * empty values where the model had not written them. */
+  closedEarly?: true;
 }
 
 export interface ModelHistory {
@@ -60,6 +63,7 @@ export function predictionResult(p: Prediction): PredictionResult {
     decodeSteps: p.decodeSteps,
     stoppedBy: p.stoppedBy,
     ...(p.confidence ? { confidence: p.confidence } : {}),
+    ...(p.closedEarly ? { closedEarly: true as const } : {}),
   };
 }
 

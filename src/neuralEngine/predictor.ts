@@ -63,6 +63,10 @@ export class StatePredictor {
   /** Turns the model's probabilities into confidences (config.json's ndb_calibration); null: the
    * model's own probabilities are the confidences. */
   calibration: Calibration | null = null;
+  /** The most milliseconds a state may take to write after its prompt is read (null: no limit,
+   * only the token cap): past it the constrained decoder ends the state (`closedEarly`), and the
+   * plain one stops (`refused`). The app sets one a class can wait for. */
+  maxMs: number | null = null;
 
   constructor(
     readonly lm: CausalLM,
@@ -89,8 +93,19 @@ export class StatePredictor {
     const decoder = new IncrementalDecoder(this.tokenizer);
     let refused: string | undefined;
     let endedInText = false;
+    const limit = this.maxMs;
+    let first: number | null = null;
     const onToken = (id: number): boolean => {
-      const verdict = checker!.push(decoder.push(id));
+      if (limit !== null) {
+        const now = this.now();
+        first ??= now;
+        if (now - first > limit) {
+          refused = `longer than ${Math.round(limit / 100) / 10} s to write`;
+          return false;
+        }
+      }
+      if (!checker) return true;
+      const verdict = checker.push(decoder.push(id));
       if (!verdict.ok) refused = verdict.reason;
       // a terminator spelt out in plain text ends the state as parseState reads it
       else if (verdict.ended) endedInText = true;
@@ -100,7 +115,7 @@ export class StatePredictor {
       maxNewTokens: this.maxNewTokens,
       stopIds: this.stopIds,
       ...sampling,
-      ...(checker ? { onToken } : {}),
+      ...(checker || limit !== null ? { onToken } : {}),
     });
     const stoppedBy: Completion['stoppedBy'] = refused !== undefined ? 'invalid' : out.stoppedBy === 'length' ? 'length' : 'stop';
     return { ...this.result(ids, out, started, endedInText), ...(refused !== undefined ? { refused } : {}), stoppedBy };
@@ -133,7 +148,11 @@ export class StatePredictor {
     sampling: Pick<CompleteOptions, 'temperature' | 'random'>,
     started: number,
   ): Promise<Completion> {
-    const decoding = new ConstrainedDecoding(this.tokenizer, checker, this.stopIds, { ...sampling, maxTokens: this.maxNewTokens });
+    const decoding = new ConstrainedDecoding(this.tokenizer, checker, this.stopIds, {
+      ...sampling,
+      maxTokens: this.maxNewTokens,
+      ...(this.maxMs !== null ? { maxMs: this.maxMs, now: this.now } : {}),
+    });
     const out = await this.lm.generate(ids, { maxNewTokens: this.maxNewTokens, stopIds: this.stopIds, choose: decoding.choose });
     const refused = decoding.refused ?? (out.stoppedBy === 'length' ? `longer than ${this.maxNewTokens} tokens` : undefined);
     return {

@@ -4,7 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Recording } from '../core/trace';
 import { EngineClient, EngineError, type WorkerRequest, type WorkerResponse } from './client';
-import type { QuestionKind } from './engineProtocol';
+import type { EngineQuestion, QuestionKind } from './engineProtocol';
 
 /** A worker that keeps what it was sent and answers when the test says. */
 class StandInWorker {
@@ -28,14 +28,22 @@ class StandInWorker {
     if (!msg || msg.type !== 'ask') throw new Error(`no ${kind} question`);
     return msg.id;
   }
-  /** Answers the last question of a recording. */
-  recorded(value: string, id = this.idOf('record')): void {
-    this.answer({ type: 'answered', id, kind: 'record', answer: recording(value), elapsedMs: 1 });
+  /** The question of request `id`. */
+  question(id: number): EngineQuestion {
+    const msg = this.sent.find((m) => m.type === 'ask' && m.id === id);
+    if (!msg || msg.type !== 'ask') throw new Error(`no question ${id}`);
+    return msg.question;
+  }
+  /** Answers the last question of a recording (with `change`, a recording no tracer wrote). */
+  recorded(value: string, id = this.idOf('record'), change: (rec: Recording) => unknown = (rec) => rec): void {
+    const q = this.question(id);
+    const rec = q.kind === 'record' ? recording(q.source, q.call, value) : recording('', '', value);
+    this.answer({ type: 'answered', id, kind: 'record', answer: change(rec) as Recording, elapsedMs: 1 });
   }
 }
 
-function recording(value: string): Recording {
-  return { source: '', call: '', events: [], codes: [], stdout: '', exit: { status: 'normal', value } };
+function recording(source: string, call: string, value: string): Recording {
+  return { source, call, events: [], codes: [], stdout: '', exit: { status: 'normal', value } };
 }
 
 function client(): { engine: EngineClient; workers: StandInWorker[] } {
@@ -135,5 +143,46 @@ describe('EngineClient', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('drops an answer that fails its check, says the run cannot be trusted and replaces the worker', async () => {
+    const { engine, workers } = client();
+    const w = workers[0]!;
+    w.answer(READY);
+    const run = engine.record('def f():\n    return 1\n', 'f()');
+    await tick();
+    // one event at depth 2**28, forged past Python's layer
+    w.recorded('1', undefined, (rec) => ({
+      ...rec,
+      events: [{ event: 'call', line: 1, function: 'f', depth: 2 ** 28, frame: 0, parent: -1, code: 0, locals: {}, out: 0 }],
+      codes: [{ name: 'f', firstline: 1, lines: [2], generator: false }],
+    }));
+    await expect(run).rejects.toMatchObject({ kind: 'untrusted', message: 'The run cannot be trusted: events[0].depth is 268435456, outside 0..100000' });
+    expect(w.terminated).toBe(true);
+    expect(workers).toHaveLength(2);
+    // the fresh worker answers honestly
+    workers[1]!.answer(READY);
+    const next = engine.record('a = 2', '');
+    await tick();
+    workers[1]!.recorded('fine');
+    expect((await next).exit.value).toBe('fine');
+  });
+
+  it('replaces a worker that posts outside its protocol, failing what waits on it', async () => {
+    const { engine, workers } = client();
+    const w = workers[0]!;
+    w.answer(READY);
+    const waiting = engine.sameValue('1', '1');
+    await tick();
+    w.answer({ type: 'ready', loadMs: 1, pythonVersion: '3.14.2', interruptible: false });
+    await expect(waiting).rejects.toMatchObject({ kind: 'untrusted', message: 'The run cannot be trusted: the Python worker sent ready a second time' });
+    expect(w.terminated).toBe(true);
+    workers[1]!.answer(READY);
+    const again = engine.sameValue('1', '1');
+    await tick();
+    const id = [...workers[1]!.sent].reverse().find((m) => m.type === 'ask')!;
+    workers[1]!.answer({ type: 'answered', id: (id as { id: number }).id, kind: 'sameValue', answer: 'yes' as unknown as boolean, elapsedMs: 1 });
+    await expect(again).rejects.toMatchObject({ kind: 'untrusted', message: 'The run cannot be trusted: the answer is text, not true or false' });
+    expect(workers).toHaveLength(3);
   });
 });

@@ -16,14 +16,20 @@
 // next program runs in a fresh worker, prepared ahead after the first recording (it restores the
 // saved interpreter in the background). Runs of the same program with edits, watches or
 // conditions stay in its worker.
+//
+// The worker is not trusted: a program that gets past Python's layer can run JavaScript there and
+// post anything. Every message is checked against the protocol (checkWorkerResponse) and every
+// answer against its question (answerCheck.ts) before anything uses it; one that fails is dropped,
+// the request fails with "The run cannot be trusted: …" and the worker is replaced.
 
 import { PendingRequests } from '../util/requests';
 import { Spare } from '../util/spare';
 import type { Recording } from '../core/trace';
+import { checkAnswer, UntrustedAnswer } from './answerCheck';
 import { FramedEngineWorker } from './engineFrame';
 import { hostFromAsk, type AnswerTo, type Ask, type EngineQuestion, type LocalsEvaluation, type PythonHost, type QuestionKind } from './engineProtocol';
 import { tracerOptions, type RecordOptions } from './recordOptions';
-import type { EngineInfo, EngineStage, EngineWorker, WorkerRequest, WorkerResponse } from './workerProtocol';
+import { checkWorkerResponse, type EngineInfo, type EngineStage, type EngineWorker, type WorkerRequest, type WorkerResponse } from './workerProtocol';
 
 export type { EngineInfo, EngineStage, EngineWorker, RecordOptions, WorkerRequest, WorkerResponse };
 
@@ -47,11 +53,12 @@ export interface ClientOptions {
   onFatal?: (message: string) => void;
 }
 
-/** Thrown for a request that will never be answered (superseded, or the worker was replaced). */
+/** Thrown for a request that will never be answered (superseded, or the worker was replaced).
+ * `untrusted`: the worker's answer failed its check (answerCheck.ts); the worker was replaced. */
 export class EngineError extends Error {
   constructor(
     message: string,
-    readonly kind: 'engine' | 'stopped' | 'superseded' | 'load',
+    readonly kind: 'engine' | 'stopped' | 'superseded' | 'load' | 'untrusted',
   ) {
     super(message);
   }
@@ -91,6 +98,8 @@ export class EngineClient {
   private spareTimer: ReturnType<typeof setTimeout> | null = null;
   /** Sets the current worker's interrupt signal; null when it cannot be interrupted. */
   private interrupt: ((signal: 0 | 2) => void) | null = null;
+  /** The current worker said it is ready: only answers may come from it now. */
+  private workerReady = false;
   private readonly requests = new PendingRequests<Answer>();
   private readyPromise!: Promise<EngineInfo>;
   private resolveReady!: (info: EngineInfo) => void;
@@ -124,8 +133,26 @@ export class EngineClient {
     if (question.kind === 'record') return this.recordQuestion(question);
     await this.readyPromise;
     const answer = await this.request(3_000, (id) => ({ type: 'ask', id, question }));
-    if (answer.kind !== question.kind) throw new EngineError(`The Python engine answered ${answer.kind} to ${question.kind}.`, 'engine');
-    return answer.answer;
+    return this.accept(question, answer);
+  }
+
+  /** The answer to `question`, once it passed its check; else the worker is replaced and the
+   * request fails with what failed. */
+  private accept(question: EngineQuestion, answer: Answer): AnswerTo<QuestionKind> {
+    try {
+      if (answer.kind !== question.kind) throw new UntrustedAnswer(`the Python worker answered ${answer.kind} to ${question.kind}`);
+      return checkAnswer(question, answer.answer);
+    } catch (err) {
+      if (err instanceof UntrustedAnswer) throw this.distrust(err);
+      throw err;
+    }
+  }
+
+  /** The worker broke its protocol: it is replaced, and whatever waits on it fails. */
+  private distrust(err: UntrustedAnswer): EngineError {
+    const reason = new EngineError(err.message, 'untrusted');
+    if (!this.disposed) this.restart(reason);
+    return reason;
   }
 
   /** Records a program; rejects with EngineError when the engine fails or must be restarted. */
@@ -143,8 +170,7 @@ export class EngineClient {
       const limit = question.options.time_limit;
       const limitMs = limit !== undefined ? (limit + 2) * 1000 : 0;
       const answer = await this.request(Math.max(this.interruptAfterMs, limitMs), (id) => ({ type: 'ask', id, question }));
-      if (answer.kind !== 'record') throw new EngineError(`The Python engine answered ${answer.kind} to a recording.`, 'engine');
-      return answer.answer as Recording;
+      return this.accept(question, answer) as Recording;
     } finally {
       this.prepareSpare();
     }
@@ -251,13 +277,15 @@ export class EngineClient {
     this.readyPromise.catch(() => undefined);
     const worker = made ?? this.factory();
     this.worker = worker;
-    worker.onmessage = (ev: MessageEvent<WorkerResponse>) => {
+    this.workerReady = false;
+    worker.onmessage = (ev: MessageEvent<unknown>) => {
       if (worker === this.worker) this.handle(ev.data);
     };
     worker.onerror = (ev: ErrorEvent) => {
       if (worker !== this.worker) return;
       ev.preventDefault();
-      const message = `The Python engine failed: ${ev.message || 'unknown error'}`;
+      // The worker's own words, cut: a program that reached its JavaScript may throw anything.
+      const message = `The Python engine failed: ${(ev.message || 'unknown error').slice(0, 1_000)}`;
       this.rejectReady(new EngineError(message, 'load'));
       this.failAll(new EngineError(message, 'engine'));
       this.options.onFatal?.(message);
@@ -272,12 +300,21 @@ export class EngineClient {
     this.post({ type: 'init', interruptBuffer: buffer });
   }
 
-  private handle(msg: WorkerResponse): void {
+  private handle(data: unknown): void {
+    let msg: WorkerResponse;
+    try {
+      msg = checkWorkerResponse(data, this.workerReady);
+    } catch (err) {
+      if (!(err instanceof UntrustedAnswer)) throw err;
+      this.distrust(err);
+      return;
+    }
     switch (msg.type) {
       case 'stage':
         this.options.onStage?.(msg.stage);
         return;
       case 'ready': {
+        this.workerReady = true;
         const info: EngineInfo = {
           loadMs: msg.loadMs,
           pythonVersion: msg.pythonVersion,

@@ -80,4 +80,31 @@ describe('the constraints on real states', () => {
     expect(checked).toBeGreaterThan(10_000);
     expect(forcedChars).toBeGreaterThan(checked);
   }, 300_000);
+
+  it("refuse, in a frame, another frame's names and the builtins the frame never stores, which the program's names allow", () => {
+    const source = 'total = 10\n\ndef f(xs):\n    n = len(xs)\n    return n + 1\n\nresult = f([4, 5])\n';
+    const rec = engine.record(source, '', { maxEvents: 2000, timeLimit: 5 });
+    expect(rec.program?.frames?.length).toBe(2);
+    const names = sourceNames(source);
+    const at = rec.events.findIndex((e) => e.event === 'line' && e.line === 5);
+    const previousLocals = { xs: '[4, 5]' };
+    const check = (text: string, frameNames: boolean) => {
+      const program = frameNames ? rec.program : { ...rec.program!, frames: undefined };
+      const constraints = stateConstraints({ kind: 'step_into' }, [], source, program, new Set([...names, ...Object.keys(previousLocals)]));
+      const checker = new StatePrefixChecker(stateLimits(names, previousLocals), constraints);
+      for (const piece of text.split(/(<\|[a-z_]+\|>)/).flatMap((p) => (p.startsWith('<|') ? [p] : Array.from(p)))) {
+        const verdict = checker.push(piece);
+        if (!verdict.ok) return verdict.reason ?? 'refused';
+      }
+      return 'accepted';
+    };
+    const real = renderState(sourceLines(source), formatStateAt(rec, at), { inverse: false, elideAgainst: elisionBase(rec, at - 1, at, { kind: 'step_into' }) }).slice(TOKENS.frameSep.length) + TOKENS.actionSep;
+    expect(real).toContain('"n"');
+    expect(check(real, true)).toBe('accepted');
+    for (const wrong of ['total', 'len', 'result']) {
+      const forged = real.replace('"n"', JSON.stringify(wrong));
+      expect(check(forged, false), wrong).toBe('accepted'); // a name of the program: allowed without the frames
+      expect(check(forged, true), wrong).toMatch(/not a name this frame can have|name/);
+    }
+  });
 });

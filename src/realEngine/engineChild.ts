@@ -9,10 +9,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isReady, isReply, type Answer, type EngineMessage, type EngineReply, type EngineRequest } from './engineProcessProtocol';
+import { isReady, isReply, isSnapshotReply, type Answer, type EngineBoot, type EngineMessage, type EngineReply, type EngineRequest } from './engineProcessProtocol';
+import type { SnapshotBoot, SnapshotClaim, SnapshotStore } from './engineSnapshot';
 import { MemoryWatch } from './memoryWatch';
+import { sweepLater, sweepOrphans } from './orphanSweep';
+import { OutputBudget } from './outputBudget';
 import { terminalSafe } from './terminalSafe';
-import { bubblewrapArgs, INSIDE, osBoundary, sandboxNotice, type EngineFiles, type OsBoundary } from './osSandbox';
+import { bubblewrapArgs, INSIDE, limitedCommand, osBoundary, sandboxNotice, type EngineFiles, type OsBoundary } from './osSandbox';
+import { seccompProgram } from './seccompFilter';
 
 /** A request that ran past its deadline; the process was killed. */
 export class HardStop extends Error {}
@@ -21,7 +25,7 @@ export class HardStop extends Error {}
 export class EngineLost extends Error {}
 
 interface Pending {
-  resolve(value: Answer): void;
+  resolve(value: Answer | Uint8Array): void;
   reject(err: Error): void;
   timer: ReturnType<typeof setTimeout>;
 }
@@ -34,6 +38,31 @@ export interface EngineCommand {
   isolatedNetwork: boolean;
   /** The operating system's boundary it runs in (osSandbox.ts); 'none': Node's layers only. */
   boundary: OsBoundary['kind'];
+  /** The seccomp filter bubblewrap reads from fd SECCOMP_FD (seccompFilter.ts). */
+  seccomp?: Buffer;
+}
+
+/** The file descriptor of the engine process on which bubblewrap reads its seccomp filter. */
+export const SECCOMP_FD = 4;
+
+/** The first message of an engine that loads Python the plain way. */
+export const PLAIN_BOOT: EngineBoot = { kind: 'boot', snapshot: null, make: false };
+
+/** Starts an engine command: stdio as the engine expects it (stdout, stderr, the IPC channel on
+ * fd 3), and the seccomp filter written on fd 4 where the command reads one; then its first
+ * message, `boot` (how to start Python: engineProcessProtocol.ts), unless the caller sends it
+ * 'later'. */
+export function spawnEngine(command: EngineCommand, boot: EngineBoot | 'later' = PLAIN_BOOT): ChildProcess {
+  const stdio: Array<'ignore' | 'pipe' | 'ipc'> = ['ignore', 'pipe', 'pipe', 'ipc'];
+  if (command.seccomp) stdio.push('pipe');
+  const child = spawn(command.command, command.args, { stdio, serialization: 'advanced', env: {} });
+  if (command.seccomp) {
+    const fd = child.stdio[SECCOMP_FD] as import('node:stream').Writable | null;
+    fd?.on('error', () => undefined); // a process that failed to start: its own error says why
+    fd?.end(command.seccomp);
+  }
+  if (boot !== 'later') child.send(boot, (err) => void err); // a process that failed to start: its own error says why
+  return child;
 }
 
 let networkNamespace: string | null | undefined;
@@ -89,11 +118,16 @@ export function engineCommand(confinement: Confinement = 'os'): EngineCommand {
       // Node tells the child where its IPC channel is through the environment, which bubblewrap
       // clears: these two (fd 3 is the 'ipc' entry of the spawn's stdio) are all the engine sees.
       const env = { NODE_CHANNEL_FD: '3', NODE_CHANNEL_SERIALIZATION_MODE: 'advanced' };
+      // fd 4 carries the seccomp filter, written by the parent as the process starts (spawnEngine)
+      const filter = seccompProgram();
+      const limited = limitedCommand() ?? [];
+      const [command, ...prefix] = [...limited, boundary.bwrap];
       return {
-        command: boundary.bwrap,
-        args: [...bubblewrapArgs(files, env), INSIDE.node, ...nodeFlags(INSIDE)],
+        command: command!,
+        args: [...prefix, ...bubblewrapArgs(files, env, filter ? SECCOMP_FD : undefined), INSIDE.node, ...nodeFlags(INSIDE)],
         isolatedNetwork: true,
         boundary: 'bubblewrap',
+        ...(filter ? { seccomp: filter } : {}),
       };
     }
   }
@@ -126,6 +160,19 @@ export interface EngineChildOptions {
   onGone?: (child: EngineChild) => void;
   /** The memory limit of the process and everything in it (MB; default ENGINE_MEMORY_MB). */
   memoryMb?: number;
+  /** Where the process's own stdout and stderr go, made safe for a terminal (default this
+   * process's stderr). */
+  output?: (text: string) => void;
+  /** How much of it passes per request (bytes; default ENGINE_OUTPUT_BYTES). */
+  outputBytes?: number;
+  /** The saved interpreter to start from, and to save (engineSnapshot.ts); none: a plain load. */
+  snapshots?: SnapshotStore | null;
+  /** The setup of a process restored from a snapshot (which holds the modules `setup` installs). */
+  restoredSetup?: readonly string[];
+}
+
+function writeStderr(text: string): void {
+  process.stderr.write(text);
 }
 
 /** The default memory limit of one engine process, Pyodide's ~160 MB included. */
@@ -155,6 +202,7 @@ function freshId(): number {
 const liveRoots = new Set<number>();
 process.on('exit', () => {
   for (const pid of liveRoots) killTree(pid);
+  sweepOrphans(killTree);
 });
 
 /** The state letter of a process (null: gone). */
@@ -214,6 +262,7 @@ export class EngineChild {
   /** Ids of requests answered already: a second answer is forged. */
   private readonly answered = new Set<number>();
   private readonly memory: MemoryWatch;
+  private readonly output: OutputBudget;
   private inFlight = 0;
   private readyNow = false;
   private gone = false;
@@ -221,16 +270,34 @@ export class EngineChild {
   readonly ready: Promise<void>;
   /** Kill the process once its last request is answered (another owner took over). */
   private retiring = false;
+  /** When the process was started (Date.now()). */
+  readonly startedAt = Date.now();
+  /** Python was restored from a snapshot (rather than loaded the plain way). */
+  restored = false;
+  /** From the spawn to `ready`, its setup (and the snapshot it made) included (ms; null until then). */
+  readyMs: number | null = null;
+  /** How it was started (null until the first message is sent). */
+  private booted: { snapshot: Uint8Array | null } | null = null;
+  /** This process makes the store's snapshot and has not yet said whether it did. */
+  private making: SnapshotClaim | null = null;
+  /** It was given a snapshot it could not restore (and loaded so that it can make one). */
+  private couldNotRestore = false;
+  /** The id of the snapshot request in flight: its answer is the only snapshot the engine sends. */
+  private snapshotId: number | null = null;
 
   constructor(private readonly options: EngineChildOptions) {
-    const { command, args } = engineCommand(options.confinement ?? 'os');
     // No environment: nothing of the user's (tokens, paths) is there to read.
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'advanced', env: {} });
+    const child = spawnEngine(engineCommand(options.confinement ?? 'os'), 'later');
     if (child.pid !== undefined) liveRoots.add(child.pid);
     // A server's stdout carries only its protocol: the engine's output goes to stderr, with what a
-    // terminal would execute escaped (a program that reached JavaScript can write there).
-    child.stdout?.pipe(terminalSafe()).pipe(process.stderr);
-    child.stderr?.pipe(terminalSafe()).pipe(process.stderr);
+    // terminal would execute escaped (a program that reached JavaScript can write there), and
+    // bounded per request (outputBudget.ts). The pipes are always drained, so that a program
+    // that floods them never blocks on a full pipe either.
+    const safe = terminalSafe();
+    safe.on('data', (text: Buffer | string) => (options.output ?? writeStderr)(String(text)));
+    this.output = new OutputBudget((chunk) => safe.write(chunk), options.outputBytes);
+    child.stdout?.on('data', (chunk: Buffer) => this.output.take(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => this.output.take(chunk));
     this.child = child;
     const limitMb = options.memoryMb ?? ENGINE_MEMORY_MB;
     this.memory = new MemoryWatch(child.pid, {
@@ -249,15 +316,24 @@ export class EngineChild {
       const timer = setTimeout(() => reject(new Error(`the Python engine did not load in ${options.loadMs / 1000} s`)), options.loadMs);
       let loaded = false;
       child.on('message', (msg: unknown) => {
-        if (!loaded && isReady(msg)) {
+        if (!loaded && this.booted && isReady(msg)) {
           loaded = true;
           clearTimeout(timer);
+          this.restored = msg.restored;
+          if (msg.restoreError !== undefined) {
+            // it loaded the plain way, ready to make a snapshot (engineProcess.mjs)
+            this.couldNotRestore = true;
+            this.options.snapshots?.failed(this.booted.snapshot, msg.restoreError);
+          }
+          this.booted.snapshot = null;
           void this.install().then(() => {
+            this.readyMs = Date.now() - this.startedAt;
             this.readyNow = true;
             resolve();
           }, reject);
           return;
         }
+        if (isSnapshotReply(msg) && msg.id === this.snapshotId) return this.answer(msg);
         if (!isReply(msg)) return this.forged('a message the engine never sends');
         this.answer(msg);
       });
@@ -278,7 +354,28 @@ export class EngineChild {
         this.lost(err);
       });
     });
-    this.ready.catch(() => undefined);
+    this.ready.catch(() => this.giveUpMaking());
+    void this.boot();
+  }
+
+  /** Sends the first message: the snapshot to restore (waiting while another engine makes it),
+   * or a plain load. */
+  private async boot(): Promise<void> {
+    const store = this.options.snapshots;
+    let boot: SnapshotBoot = { snapshot: null, make: null };
+    try {
+      if (store) boot = await store.boot();
+    } catch {
+      // no snapshot: a plain load
+    }
+    if (this.gone) {
+      if (boot.make) store?.unmade(boot.make);
+      return;
+    }
+    this.making = boot.make;
+    this.booted = { snapshot: boot.snapshot };
+    const message: EngineBoot = { kind: 'boot', snapshot: boot.snapshot, make: boot.make !== null };
+    this.child.send(message, (err) => void err); // a process gone meanwhile: its exit says so
   }
 
   /** Requests sent and not yet answered. */
@@ -295,14 +392,31 @@ export class EngineChild {
     return this.gone;
   }
 
-  /** Sends one request; past `deadlineMs` the process is killed and the request rejected with
-   * HardStop. */
+  /** Sends one request once the process is ready; past `deadlineMs` (from the sending) the
+   * process is killed and the request rejected with HardStop. It counts as in flight from this
+   * call on, so that a process still loading for one owner is never taken as idle (issue 44). */
   send(request: EngineMessage, deadlineMs: number, what: string): Promise<Answer> {
+    if (this.gone) return Promise.reject(new EngineLost('the Python engine is not running'));
+    this.inFlight++;
+    const sent = this.readyNow ? this.dispatch(request, deadlineMs, what) : this.ready.then(() => this.dispatch(request, deadlineMs, what));
+    return sent.finally(() => {
+      this.inFlight--;
+      if (this.retiring && this.inFlight === 0) this.kill();
+    });
+  }
+
+  /** Writes one request on the channel now (the setup's, before the process counts as ready). */
+  private dispatch(request: EngineMessage, deadlineMs: number, what: string): Promise<Answer> {
+    return this.request(request, deadlineMs, what) as Promise<Answer>;
+  }
+
+  private request(request: EngineMessage, deadlineMs: number, what: string): Promise<Answer | Uint8Array> {
     if (this.gone) return Promise.reject(new EngineLost('the Python engine is not running'));
     let id = freshId();
     while (this.pending.has(id) || this.answered.has(id)) id = freshId();
-    this.inFlight++;
-    const settled = new Promise<Answer>((resolve, reject) => {
+    this.output.reset();
+    if (request.kind === 'snapshot') this.snapshotId = id;
+    return new Promise<Answer | Uint8Array>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(new HardStop(`${what} ran past ${Math.round(deadlineMs / 1000)} s`));
@@ -310,10 +424,6 @@ export class EngineChild {
       }, deadlineMs);
       this.pending.set(id, { resolve, reject, timer });
       this.child.send({ ...request, id } as EngineRequest);
-    });
-    return settled.finally(() => {
-      this.inFlight--;
-      if (this.retiring && this.inFlight === 0) this.kill();
     });
   }
 
@@ -336,13 +446,16 @@ export class EngineChild {
     this.lost(new ChannelForged(`it wrote on the engine's channel (${what})`));
   }
 
-  /** Ends the process and every process under it (bubblewrap's). */
+  /** Ends the process and every process under it (bubblewrap's), then looks for a clone that a
+   * kill in the middle of its start left behind (orphanSweep.ts). */
   private killProcess(): void {
     if (this.child.pid !== undefined) killTree(this.child.pid);
     else this.child.kill('SIGKILL');
+    sweepLater(killTree);
   }
 
   private answer(msg: Exclude<EngineReply, { ready: true }>): void {
+    if (msg.id === this.snapshotId) this.snapshotId = null;
     const p = this.pending.get(msg.id);
     if (!p) {
       // An answer to no request: either late (its deadline passed and the process was killed,
@@ -353,7 +466,8 @@ export class EngineChild {
     this.pending.delete(msg.id);
     this.answered.add(msg.id);
     clearTimeout(p.timer);
-    if (!('error' in msg)) p.resolve(msg.result);
+    if ('snapshot' in msg) p.resolve(msg.snapshot);
+    else if (!('error' in msg)) p.resolve(msg.result);
     else if (!msg.fatal) p.reject(new Error(msg.error));
     else {
       // This process is ending: the host starts a fresh one for the next request.
@@ -362,14 +476,41 @@ export class EngineChild {
     }
   }
 
-  /** The engine's Python modules, installed in the fresh process. */
+  /** The engine's Python modules, installed in the fresh process (a restored one holds them
+ * imported: only their files are written); then, by the engine that makes the store's snapshot,
+ * the snapshot, before any program has run. */
   private async install(): Promise<void> {
-    for (const code of this.options.setup) await this.send({ kind: 'run', code }, this.options.quickMs, 'installing the tracer');
+    const setup = this.restored ? (this.options.restoredSetup ?? []) : this.options.setup;
+    for (const code of setup) await this.dispatch({ kind: 'run', code }, this.options.quickMs, 'installing the tracer');
+    const store = this.options.snapshots;
+    if (!store || this.restored) return;
+    // a process that could not restore the store's snapshot makes the next one, if nobody does
+    if (!this.making && this.couldNotRestore) this.making = store.claim();
+    const claim = this.making;
+    if (!claim) return;
+    try {
+      const snapshot = await this.request({ kind: 'snapshot' }, this.options.quickMs, 'saving the interpreter');
+      this.making = null;
+      if (snapshot instanceof Uint8Array) store.made(claim, snapshot);
+      else store.unmade(claim);
+    } catch (err) {
+      this.giveUpMaking();
+      // an engine that could not make one still serves; one that is gone does not
+      if (this.gone) throw err;
+    }
+  }
+
+  /** A maker that cannot make the snapshot hands the role on. */
+  private giveUpMaking(): void {
+    const claim = this.making;
+    this.making = null;
+    if (claim) this.options.snapshots?.unmade(claim);
   }
 
   private lost(err: Error): void {
     const first = !this.gone;
     this.gone = true;
+    this.giveUpMaking();
     this.memory.stop();
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);

@@ -9,11 +9,16 @@
 // this realm below, before Pyodide loads. Plain JavaScript: a TypeScript loader would need a child
 // process (esbuild) and file writes (its cache), which this process does not get.
 //
-// Protocol (engineProcessProtocol.ts has the types): the parent sends {id, kind: 'run', code}
-// (Python source, run with runPython: the engine's own setup, never a user's program) or
-// {id, kind: 'ask', question} (one question of engineProtocol.ts as JSON, answered by the
-// installed answers.py); this process answers {ready, loadMs} once, then {id, result} or
-// {id, error, fatal}. A fatal error (Pyodide cannot go on) ends the process after its answer.
+// Protocol (engineProcessProtocol.ts has the types): the parent's first message is
+// {kind: 'boot', snapshot, make}: the interpreter to restore (a memory snapshot an earlier engine
+// made before any program ran in it, sent over this channel: this process opens no file but
+// Pyodide's), or null for a plain load. Then {id, kind: 'run', code} (Python source, run with
+// runPython: the engine's own setup, never a user's program), {id, kind: 'ask', question} (one
+// question of engineProtocol.ts as JSON, answered by the installed answers.py) or
+// {id, kind: 'snapshot'} (this interpreter's memory, made only before the first `ask`); this
+// process answers {ready, loadMs, restored[, restoreError]} once, then {id, result},
+// {id, snapshot} or {id, error, fatal}. A fatal error (Pyodide cannot go on) ends the process after
+// its answer.
 
 import dgram from 'node:dgram';
 import dns from 'node:dns';
@@ -80,14 +85,44 @@ function closeNetworkModules() {
   syncBuiltinESMExports();
 }
 
+// The parent's first message says how to start Python; Pyodide's loader is imported meanwhile.
+const booted = new Promise((resolve) => process.once('message', resolve));
 const { loadPyodide } = await import(pathToFileURL(`${pyodideDir}/pyodide.mjs`).href);
-const pyodide = await loadPyodide({
-  indexURL: `${pyodideDir}/`,
-  // `import js` gives an empty namespace: no property of it leads to this realm's globals.
-  jsglobals: Object.create(null),
-  stdout: (line) => process.stderr.write(`${line}\n`),
-  stderr: (line) => process.stderr.write(`${line}\n`),
-});
+const boot = await booted;
+if (boot?.kind !== 'boot') throw new Error('the engine expects {kind: "boot"} first');
+
+/** Pyodide started with `more` (a snapshot to restore, or `_makeSnapshot`). */
+function start(more) {
+  return loadPyodide({
+    indexURL: `${pyodideDir}/`,
+    // `import js` gives an empty namespace: no property of it leads to this realm's globals.
+    jsglobals: Object.create(null),
+    stdout: (line) => process.stderr.write(`${line}\n`),
+    stderr: (line) => process.stderr.write(`${line}\n`),
+    ...more,
+  });
+}
+
+let pyodide = null;
+let restoreError;
+if (boot.snapshot instanceof Uint8Array) {
+  try {
+    const restored = await start({ _loadSnapshot: boot.snapshot });
+    // The snapshot holds the engine's modules, imported; one without them is not this engine's.
+    if (restored.runPython("import sys\n'ndb_answers' in sys.modules") !== true) throw new Error("it holds no engine (ndb_answers is not imported)");
+    // Restored memory would replay the snapshot's random state: seeded afresh, as a plain start is
+    // (str hashes keep the snapshot's seed).
+    restored.runPython('import random\nrandom.seed()');
+    pyodide = restored;
+  } catch (err) {
+    restoreError = err instanceof Error ? err.message.split('\n')[0] : String(err);
+  }
+}
+const restored = pyodide !== null;
+// A process that could not restore loads so that it can make the snapshot that replaces it.
+const makeable = !restored && (boot.make === true || restoreError !== undefined);
+pyodide ??= await start(makeable ? { _makeSnapshot: true } : {});
+boot.snapshot = null; // the bytes are Pyodide's memory now (or refused): not kept twice
 
 // Loaded: what remains of the process object that could act on the host goes too (nothing Python
 // can reach leads to `process`; this is the second lock).
@@ -114,6 +149,8 @@ for (const name of ['initializeNodeSockFS', '_nodeSock']) {
 }
 
 let answers = null;
+/** A question was asked: a program may have run here, so no snapshot is made from now on. */
+let asked = false;
 
 /** answers.py's `answer`, imported once it is installed (again after every `run`). */
 function answer(question) {
@@ -147,8 +184,17 @@ process.on('message', (msg) => {
       answers?.destroy?.();
       answers = null;
       result = pyodide.runPython(msg.code);
-    } else if (msg.kind === 'ask') result = answer(msg.question);
-    else throw new Error(`unknown request ${JSON.stringify(msg.kind)}`);
+    } else if (msg.kind === 'ask') {
+      asked = true;
+      result = answer(msg.question);
+    } else if (msg.kind === 'snapshot') {
+      // Only of an interpreter no program has run in: a program's leftovers (a patched module, a
+      // global in builtins) would start in every engine restored from it.
+      if (asked) throw new Error('a snapshot is made only before any program runs');
+      if (!makeable) throw new Error('this interpreter was not loaded to be snapshotted');
+      send({ id: msg.id, snapshot: pyodide.makeMemorySnapshot() });
+      return;
+    } else throw new Error(`unknown request ${JSON.stringify(msg.kind)}`);
     send({ id: msg.id, result: plain(result) });
   } catch (err) {
     const fatal = !alive();
@@ -158,4 +204,4 @@ process.on('message', (msg) => {
   }
 });
 
-send({ ready: true, loadMs: Math.round(performance.now() - started) });
+send({ ready: true, loadMs: Math.round(performance.now() - started), restored, ...(restoreError !== undefined ? { restoreError } : {}) });

@@ -2,9 +2,11 @@
 // answer. Python answers every one in one place (answers.py); the browser's worker client
 // (client.ts), the Node faces' process host (processHost.ts) and the in-process engine of the
 // tests all turn one `ask` function into the PythonHost interface (`hostFromAsk`), so the list of
-// questions is written here only.
+// questions is written here only. Every answer is checked against its question before it is used
+// (answerCheck.ts): the engine runs programs that may have taken it over.
 
 import type { Recording } from '../core/trace';
+import { nameTable, own } from '../core/names';
 import { tracerOptions, type RecordOptions, type TracerOptions } from './recordOptions';
 
 /** evaluate_on_locals's answer (values.py): a repr, the error raised, or why it is unknown. */
@@ -76,18 +78,15 @@ export function hostFromAsk(ask: Ask, owners: { forOwner(owner: string): PythonH
   };
 }
 
-/** An answer's JSON text as the value it stands for; a recording's JSON is the recording. */
-export function parseAnswer<K extends QuestionKind>(kind: K, text: unknown): AnswerTo<K> {
-  if (typeof text !== 'string') throw new Error(`the engine's answer to ${kind} was not JSON text`);
-  return JSON.parse(text) as AnswerTo<K>;
-}
-
 /** A recording of a program of several files keeps their sources (tracebacks and stacks show
  * their lines): they were handed in with the question, so they are added here, not sent back. */
 function withSources(rec: Recording, options: RecordOptions): Recording {
   const files = options.files;
   if (!files || !rec.files) return rec;
-  const sources: Record<string, string> = {};
-  for (const name of rec.files.slice(1)) if (files[name] !== undefined) sources[name] = files[name];
+  const sources: Record<string, string> = nameTable();
+  for (const name of rec.files.slice(1)) {
+    const text = own(files, name);
+    if (text !== undefined) sources[name] = text;
+  }
   return { ...rec, sources };
 }

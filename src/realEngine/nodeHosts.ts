@@ -3,6 +3,7 @@
 // the tests.
 
 import { hostFromAsk, type PythonHost } from './engineProtocol';
+import { engineWaitHere } from './engineWait';
 import { loadNodeEngine } from './node';
 import type { RealEngine } from './realEngine';
 
@@ -26,37 +27,75 @@ function noticeOnce(): void {
   });
 }
 
-let host: Promise<PythonHost> | undefined;
+/** A host of engine processes as nodeHosts hands it out: ready once its first process is. */
+interface StartedHost extends PythonHost {
+  whenReady(): Promise<void>;
+  readonly startedAt: number;
+  close(): Promise<void>;
+}
+
+/** The started host once it is ready; the wait is reported where the caller is (engineWait.ts: a
+ * face says "waiting for an engine" once). A failed load is not kept: the next call starts again. */
+async function whenLoaded<H extends StartedHost>(started: Promise<H>, forget: () => void): Promise<H> {
+  let engine: H;
+  try {
+    engine = await started;
+  } catch (err) {
+    forget();
+    throw err;
+  }
+  const ready = engine.whenReady();
+  engineWaitHere(ready, engine.startedAt);
+  try {
+    await ready;
+  } catch (err) {
+    forget();
+    void engine.close();
+    throw err;
+  }
+  return engine;
+}
+
+let host: Promise<StartedHost> | undefined;
+
+function startHost(): Promise<StartedHost> {
+  host ??= import('./processHost').then(({ ProcessHost }) => {
+    noticeOnce();
+    return new ProcessHost();
+  });
+  return host;
+}
+
+/** Starts this process's engine now without waiting for it: a command's first act, so that Python
+ * loads while the command reads its files and its model (bin/ndb.mjs). */
+export function prestartPythonHost(): void {
+  const started = startHost();
+  started.catch(() => {
+    if (host === started) host = undefined;
+  });
+}
 
 /** The engine of the Node faces, one per process: Pyodide in a sandboxed process of its own that
  * is replaced when a run holds it past its deadline (processHost.ts). */
 export function loadPythonHost(): Promise<PythonHost> {
-  host ??= (async () => {
-    const { ProcessHost } = await import('./processHost');
-    noticeOnce();
-    const engine = new ProcessHost();
-    await engine.whenReady();
-    return engine;
-  })();
-  // A failed load is not kept: the next request tries again.
-  host.catch(() => (host = undefined));
-  return host;
+  const started = startHost();
+  return whenLoaded(started, () => {
+    if (host === started) host = undefined;
+  });
 }
 
-let pool: Promise<PythonHost> | undefined;
+let pool: Promise<StartedHost> | undefined;
 
 /** The engine of a server that holds many sessions (`ndb mcp`): several processes, so that a run
  * stuck in one holds no other session (processPool.ts). */
 export function loadPythonPool(): Promise<PythonHost> {
-  pool ??= (async () => {
-    const { ProcessPool } = await import('./processPool');
+  const started = (pool ??= import('./processPool').then(({ ProcessPool }) => {
     noticeOnce();
-    const engines = new ProcessPool();
-    await engines.whenReady();
-    return engines;
-  })();
-  pool.catch(() => (pool = undefined));
-  return pool;
+    return new ProcessPool();
+  }));
+  return whenLoaded(started, () => {
+    if (pool === started) pool = undefined;
+  });
 }
 
 /** The in-process host on this thread's Pyodide, for tests. */

@@ -64,6 +64,21 @@ describe('objects in the recording', () => {
     expect(inF.ids!.xs).toBe(inF.global_ids!.kept);
   });
 
+  it('shows a global that a local of the same name hides, with its own value (issue 46)', () => {
+    const rec = engine.record('score = 10\n\ndef reset():\n    score = 0\n    return score\n\nreset()\n', '', { objects: true });
+    const inReset = rec.events.filter((e) => e.function === 'reset');
+    // at the call (no local yet), after `score = 0` and at the return: the global is still 10
+    expect(inReset.map((e) => [e.event, e.locals.score, e.globals?.score])).toEqual([
+      ['call', undefined, '10'],
+      ['line', undefined, '10'],
+      ['line', '0', '10'],
+      ['return', '0', '10'],
+    ]);
+    // a parameter hides one too
+    const param = engine.record('n = 5\n\ndef f(n):\n    return n\n\nf(1)\n', '', { objects: true });
+    expect(param.events.find((e) => e.function === 'f' && e.event === 'line')!.globals).toEqual({ n: '5' });
+  });
+
   it('records none of it without `objects` (training, the model\'s format)', () => {
     const rec = engine.record('a = [1]\nb = a\n\ndef f():\n    return a\n\nf()\n', '');
     expect(rec.events.some((e) => e.ids || e.globals)).toBe(false);

@@ -5,18 +5,19 @@
 // can fail: there it gets out.
 
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engineCommand, engineFiles, type Confinement } from './engineChild';
+import { engineCommand, engineFiles, spawnEngine, type Confinement } from './engineChild';
+import { isReady } from './engineProcessProtocol';
 import { REPO_ROOT } from './node';
-import { osBoundary } from './osSandbox';
+import { ENGINE_MAX_FILES, osBoundary } from './osSandbox';
 import { ProcessHost } from './processHost';
 import { orphanSandboxes, strayEngines } from '../testing/engineProcesses';
-import { MEMORY_PROGRAM, TIMER_PROGRAM, unixSocketProgram } from '../testing/hostilePrograms';
+import { kernelMemoryProgram, MEMORY_PROGRAM, TIMER_PROGRAM, unixSocketProgram } from '../testing/hostilePrograms';
 
 const exec = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'ndb-os-'));
@@ -54,6 +55,14 @@ function killedAfterPrinting(confinement: Confinement, file: string): Promise<st
       resolve(printed);
     });
   });
+}
+
+function kidsOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
 }
 
 async function recordWith(confinement: Confinement, source: string, memoryMb?: number) {
@@ -135,6 +144,60 @@ describe.runIf(engineCommand().boundary === 'bubblewrap')('a program that reache
       await host.close();
     }
     await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(orphanSandboxes().filter((pid) => !since.has(pid))).toEqual([]);
+  }, 120_000);
+
+  it('binds no Unix socket inside the sandbox either, where kernel buffers would hold memory no reading shows (it can under the layers above the OS)', async () => {
+    const tag = `ndb-hold-${process.pid}-${Date.now()}`;
+    const inside = await recordWith('os', kernelMemoryProgram(tag));
+    expect(inside.stdout).toBe('abstract bind -1\nshm bind -1\n'); // EPERM: the seccomp filter refuses socket()
+    try {
+      const without = await recordWith('namespace', kernelMemoryProgram(tag));
+      expect(without.stdout).toBe('abstract bind 0\nshm bind 0\n');
+    } finally {
+      rmSync(`/dev/shm/${tag}.sock`, { force: true }); // the host's: the layers above the OS let it through
+    }
+  }, 180_000);
+
+  it('runs the engine with /dev and /dev/shm read-only, a seccomp filter and at most 64 open files, as the kernel reports them', async () => {
+    // read from outside, in /proc: what the kernel applies to the engine's Node process itself
+    const child = spawnEngine(engineCommand('os'));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.on('message', (msg) => (isReady(msg) ? resolve() : undefined));
+        child.on('exit', (code) => reject(new Error(`the engine ended (${code})`)));
+      });
+      let pid = child.pid!;
+      for (let next = kidsOf(pid); next.length > 0; next = kidsOf(pid)) pid = next[0]!; // bwrap, bwrap, node
+      expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]).toBe('/ndb/node');
+      expect(readFileSync(`/proc/${pid}/limits`, 'utf8')).toMatch(new RegExp(`^Max open files\\s+${ENGINE_MAX_FILES}\\s+${ENGINE_MAX_FILES}\\s`, 'm'));
+      expect(readFileSync(`/proc/${pid}/status`, 'utf8')).toMatch(/^Seccomp:\s+2$/m);
+      const mounts = readFileSync(`/proc/${pid}/mountinfo`, 'utf8').split('\n').map((l) => l.split(' '));
+      // every mount the engine sees is read-only but /proc (/dev/shm is a folder of /dev's tmpfs)
+      const writable = mounts.filter((fields) => fields.length > 5 && fields[5]!.split(',')[0] !== 'ro').map((fields) => fields[4]);
+      // device nodes, and the sandbox's own pseudo-terminals (whose buffers the open-file limit bounds)
+      const devices = new Set(['/dev/null', '/dev/zero', '/dev/full', '/dev/random', '/dev/urandom', '/dev/tty', '/dev/pts']);
+      expect(writable.filter((point) => point !== '/proc' && !devices.has(point!))).toEqual([]);
+      expect(mounts.find((fields) => fields[4] === '/dev')?.[5]?.split(',')[0]).toBe('ro');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 120_000);
+
+  it('leaves no bubblewrap process behind when engines are ended at every moment of their start on a loaded machine', async () => {
+    const since = new Set(orphanSandboxes());
+    // three busy loops on two cores, as a machine running an evaluation beside a build
+    const load = Array.from({ length: 3 }, () => spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }));
+    try {
+      for (let i = 0; i < 12; i++) {
+        const host = new ProcessHost({ spare: false });
+        await new Promise((resolve) => setTimeout(resolve, (i % 6) * 40));
+        await host.close();
+      }
+    } finally {
+      for (const p of load) p.kill('SIGKILL');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 6_000)); // the sweeps after each kill (1 s, 5 s)
     expect(orphanSandboxes().filter((pid) => !since.has(pid))).toEqual([]);
   }, 120_000);
 

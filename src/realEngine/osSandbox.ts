@@ -13,6 +13,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { seccompProgram } from './seccompFilter';
 
 /** Where the engine's files appear inside the sandbox. */
 export const INSIDE = { node: '/ndb/node', pyodide: '/ndb/pyodide', script: '/ndb/engine.mjs' } as const;
@@ -42,8 +43,11 @@ function probe(files: EngineFiles): OsBoundary {
   if (process.platform !== 'linux') return { kind: 'none', reason: `${process.platform} has no bubblewrap (Linux only)` };
   const bwrap = findOnPath('bwrap');
   if (!bwrap) return { kind: 'none', reason: 'bubblewrap is not installed (Debian: apt-get install bubblewrap)' };
-  const args = [...bubblewrapArgs(files, {}), INSIDE.node, '-e', `process.exit(require("node:fs").existsSync(${JSON.stringify(files.script)}) ? 3 : 0)`];
-  const res = spawnSync(bwrap, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 20_000, env: {} });
+  const filter = seccompProgram();
+  const args = [...bubblewrapArgs(files, {}, filter ? 0 : undefined), INSIDE.node, '-e', `process.exit(require("node:fs").existsSync(${JSON.stringify(files.script)}) ? 3 : 0)`];
+  const limited = limitedCommand();
+  const [command, ...prefix] = limited ? [...limited, bwrap] : [bwrap];
+  const res = spawnSync(command!, [...prefix, ...args], { stdio: ['pipe', 'ignore', 'pipe'], input: filter ?? Buffer.alloc(0), timeout: 20_000, env: {} });
   if (res.status === 0) return { kind: 'bubblewrap', bwrap };
   const why = String(res.stderr ?? '').trim().split('\n')[0] || res.error?.message || `exit ${res.status ?? res.signal}`;
   return { kind: 'none', reason: `bubblewrap could not start a sandbox here (${why})` };
@@ -91,9 +95,23 @@ export interface SandboxEnv {
   [name: string]: string;
 }
 
+/** The open files an engine process may hold at once (Node with Pyodide holds ~20): pipes and
+ * eventfds keep kernel memory that no resident-memory reading shows, so their number is bounded. */
+export const ENGINE_MAX_FILES = 64;
+
+/** The command that starts bubblewrap with the engine's limits of the kernel's own: `prlimit` sets
+ * the open-file limit, which bubblewrap and the engine inherit (null: no prlimit here; the face
+ * then runs without that bound and says so in its notice). */
+export function limitedCommand(): string[] | null {
+  const prlimit = findOnPath('prlimit');
+  return prlimit ? [prlimit, `--nofile=${ENGINE_MAX_FILES}:${ENGINE_MAX_FILES}`, '--'] : null;
+}
+
 /** bubblewrap's arguments up to (not including) the command: the namespaces, the files, and the
- * environment (`env`: the only variables the engine sees, e.g. Node's IPC channel). */
-export function bubblewrapArgs(files: EngineFiles, env: SandboxEnv): string[] {
+ * environment (`env`: the only variables the engine sees, e.g. Node's IPC channel). `seccompFd`:
+ * the file descriptor from which bubblewrap reads the filter of seccompFilter.ts (which it closes
+ * once read). */
+export function bubblewrapArgs(files: EngineFiles, env: SandboxEnv, seccompFd?: number): string[] {
   libraries ??= nodeLibraries(files.node);
   const libs = libraries
     ? libraries.flatMap((lib) => ['--ro-bind', realpathSync(lib), lib])
@@ -115,6 +133,10 @@ export function bubblewrapArgs(files: EngineFiles, env: SandboxEnv): string[] {
     '--proc', '/proc', // this PID namespace's own
     '--dev', '/dev', // null, zero, random and a few others; no host devices
     '--remount-ro', '/',
+    // /dev (and its /dev/shm) is a tmpfs of its own: written, it would hold files and bound sockets
+    // in memory no resident-memory reading shows
+    '--remount-ro', '/dev',
+    ...(seccompFd !== undefined ? ['--seccomp', String(seccompFd)] : []),
     '--chdir', '/',
     '--',
   ];
@@ -123,7 +145,13 @@ export function bubblewrapArgs(files: EngineFiles, env: SandboxEnv): string[] {
 
 /** What a face prints when it starts without the operating system's boundary (null when it has it). */
 export function sandboxNotice(boundary: OsBoundary): string | null {
-  if (boundary.kind === 'bubblewrap') return null;
+  if (boundary.kind === 'bubblewrap') {
+    const missing = [
+      ...(seccompProgram() ? [] : [`a seccomp filter for ${process.arch} (sockets and memory files are not refused)`]),
+      ...(limitedCommand() ? [] : ['prlimit (util-linux: the open-file limit is not set)']),
+    ];
+    return missing.length ? `ndb: the sandbox of debugged programs runs without ${missing.join(' and without ')}.` : null;
+  }
   return (
     `ndb: no operating-system sandbox for debugged programs: ${boundary.reason}. ` +
     "Programs still run inside Python and Node's permission model, but a program that breaks out of both could reach this machine's " +

@@ -2,6 +2,7 @@
 // holds it past its deadline (a computation inside one C call, which the tracer cannot interrupt).
 
 import { afterAll, describe, expect, it } from 'vitest';
+import { ENGINE_OUTPUT_BYTES } from './outputBudget';
 import { ProcessHost } from './processHost';
 
 const host = new ProcessHost({ graceMs: 1_500 });
@@ -53,4 +54,28 @@ describe('ProcessHost', () => {
     expect(rec.exit.message).toMatch(/^Stopped after [\d.]+ s, to send its [\d,]+ events within the time limit \(30 s\)$/);
     expect(rec.events.length).toBeGreaterThan(100_000);
   }, 60_000);
+
+  it('passes on at most ENGINE_OUTPUT_BYTES of what a program writes straight to fds 1 and 2 per request, and says the rest was dropped', async () => {
+    let written = '';
+    const counted = new ProcessHost({ spare: false, output: (text) => (written += text) });
+    try {
+      // (the engine passes Python's fds 1 and 2 on a line at a time)
+      const flood = 'import os\nfor _ in range(30):\n    os.write(2, b"x" * 99_999 + b"\\n")\n    os.write(1, b"y" * 99_999 + b"\\n")\nprint("done")\n';
+      const rec = await counted.record(flood, '', { timeLimit: 10 });
+      expect(rec.exit.status).toBe('normal');
+      expect(rec.stdout).toBe('done\n');
+      await new Promise((resolve) => setTimeout(resolve, 500)); // the pipes drain after the answer
+      const notes = written.match(/ndb: the program wrote more than 64 KB straight to file descriptors 1 and 2/g) ?? [];
+      expect(notes).toHaveLength(1);
+      expect(written.length).toBeLessThan(ENGINE_OUTPUT_BYTES + 400);
+      expect(written.length).toBeGreaterThan(ENGINE_OUTPUT_BYTES - 1);
+      // the next request has a budget of its own
+      written = '';
+      await counted.record('import os\nos.write(2, b"z" * 10 + b"\\n")\n', '', { timeLimit: 10 });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(written).toBe('zzzzzzzzzz\n');
+    } finally {
+      await counted.close();
+    }
+  }, 120_000);
 });

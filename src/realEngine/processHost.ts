@@ -17,13 +17,17 @@
 // process that ran one owner's requests never serves another's: it is replaced by a fresh one,
 // started ahead once a second owner has shown up.
 
+import { readFileSync } from 'node:fs';
 import type { Recording } from '../core/trace';
 import { DefaultOwnerHost } from './defaultOwnerHost';
-import { EngineChild, EngineLost, HardStop, MemoryExceeded, type Confinement } from './engineChild';
-import { hostFromAsk, parseAnswer, type AnswerTo, type Ask, type EngineQuestion, type PythonHost, type QuestionKind } from './engineProtocol';
+import { EngineChild, engineFiles, EngineLost, HardStop, MemoryExceeded, type Confinement } from './engineChild';
+import { pyodideVersion, restoredSetupCode, sharedSnapshotStore, snapshotsWanted, type SnapshotStore } from './engineSnapshot';
+import { engineWaitHere } from './engineWait';
+import { parseAnswer, UntrustedAnswer } from './answerCheck';
+import { hostFromAsk, type AnswerTo, type Ask, type EngineQuestion, type PythonHost, type QuestionKind } from './engineProtocol';
 import type { Answer, EngineMessage } from './engineProcessProtocol';
 import { readRepoFile } from './node';
-import { ENGINE_MODULE_FILES, ENGINE_MODULES, installModuleCode } from './realEngine';
+import { ENGINE_MODULE_FILES, ENGINE_MODULES, installModuleCode, type EngineSources } from './realEngine';
 
 export { ChannelForged, engineCommand, EngineLost, HardStop, MemoryExceeded, type EngineCommand } from './engineChild';
 
@@ -49,6 +53,12 @@ export interface ProcessHostOptions {
   /** How far its processes are confined (default 'os': bubblewrap where the machine allows it;
    * lower ones for tests of the walls that hold without it). */
   confinement?: Confinement;
+  /** The saved interpreter its processes start from (engineSnapshot.ts; default this process's
+   * store for this engine, in memory and in the user's cache folder; null: every process loads
+   * Python the plain way). */
+  snapshots?: SnapshotStore | null;
+  /** Where the processes' own stdout and stderr go, bounded per request (engineChild.ts). */
+  output?: (text: string) => void;
 }
 
 export class ProcessHost extends DefaultOwnerHost {
@@ -60,7 +70,10 @@ export class ProcessHost extends DefaultOwnerHost {
   private readonly keepSpare: boolean;
   private readonly confinement: Confinement;
   private readonly memoryMb: number | undefined;
+  private readonly output: ((text: string) => void) | undefined;
   private readonly setup: string[];
+  private readonly restoredSetup: string[];
+  private readonly snapshots: SnapshotStore | null;
   /** More than one owner has used this host: keep a fresh process ready. */
   private shared = false;
   private closed = false;
@@ -76,12 +89,18 @@ export class ProcessHost extends DefaultOwnerHost {
     this.keepSpare = options.spare ?? true;
     this.confinement = options.confinement ?? 'os';
     this.memoryMb = options.memoryMb;
-    this.setup = ENGINE_MODULES.map((name) => installModuleCode(name, readRepoFile(`src/realEngine/${ENGINE_MODULE_FILES[name]}`)));
+    this.output = options.output;
+    const sources = Object.fromEntries(ENGINE_MODULES.map((name) => [name, readRepoFile(`src/realEngine/${ENGINE_MODULE_FILES[name]}`)])) as EngineSources;
+    // imported before any program, so that a snapshot holds the engine ready to answer
+    this.setup = [...ENGINE_MODULES.map((name) => installModuleCode(name, sources[name])), 'import ndb_answers'];
+    this.restoredSetup = [restoredSetupCode(sources)];
+    this.snapshots = options.snapshots !== undefined ? options.snapshots : defaultSnapshots(sources);
     this.byDefault = this.forOwner(DEFAULT_OWNER);
     this.current = this.spawn();
   }
 
-  /** Requests sent and not yet answered (a pool sends the next one elsewhere). */
+  /** Requests taken and not yet answered, those waiting for the process to load included (a
+   * pool sends the next one elsewhere). */
   get busy(): number {
     return this.current?.busy ?? 0;
   }
@@ -101,6 +120,16 @@ export class ProcessHost extends DefaultOwnerHost {
     return (this.current ??= this.spawn()).ready;
   }
 
+  /** When the current process was started (Date.now(); now when there is none). */
+  get startedAt(): number {
+    return this.current?.startedAt ?? Date.now();
+  }
+
+  /** The current process was restored from the saved interpreter (engineSnapshot.ts). */
+  get restored(): boolean {
+    return this.current?.restored ?? false;
+  }
+
   /** The host as seen by one owner: its requests never run in a process that served another. */
   forOwner(owner: string): PythonHost {
     // Ask is generic over the question's kind; each branch answers its own kind, so one widening
@@ -108,7 +137,7 @@ export class ProcessHost extends DefaultOwnerHost {
     const ask = (async (question: EngineQuestion): Promise<AnswerTo<QuestionKind>> => {
       const json = JSON.stringify(question);
       if (question.kind === 'record') return this.recordAs(owner, question, json);
-      return parseAnswer(question.kind, await this.call(owner, { kind: 'ask', question: json }, this.quickMs, question.kind));
+      return this.call(owner, { kind: 'ask', question: json }, this.quickMs, question.kind, (text) => parseAnswer(question, text));
     }) as Ask;
     return hostFromAsk(ask, { forOwner: (other) => this.forOwner(other), release: async () => this.releaseOwner(owner) });
   }
@@ -145,7 +174,7 @@ export class ProcessHost extends DefaultOwnerHost {
     const limitS = question.options.time_limit ?? TRACER_DEFAULT_LIMIT_S;
     const { source, call: program } = question;
     try {
-      return parseAnswer('record', await this.call(owner, { kind: 'ask', question: json }, limitS * 1000 + this.graceMs, 'the program'));
+      return await this.call(owner, { kind: 'ask', question: json }, limitS * 1000 + this.graceMs, 'the program', (text) => parseAnswer(question, text));
     } catch (err) {
       const stopped = (message: string): Recording => ({ source, call: program, events: [], codes: [], stdout: '', exit: { status: 'timeout', message } });
       if (err instanceof HardStop) {
@@ -163,15 +192,24 @@ export class ProcessHost extends DefaultOwnerHost {
           exit: { status: 'error', message: `The program reached outside ndb's sandbox and was stopped (${err.message}); the Python engine was restarted` },
         };
       }
+      if (err instanceof UntrustedAnswer) return { ...stopped(''), exit: { status: 'error', message: `${err.message}; the Python engine was restarted` } };
       throw err;
     }
   }
 
-  /** One request of `owner`'s, in the process that serves it. */
-  private async call(owner: string, message: EngineMessage, deadlineMs: number, what: string): Promise<Answer> {
+  /** One request of `owner`'s, in the process that serves it, its answer read by `read`
+   * (answerCheck.ts): an answer that fails its check ends the process that wrote it. */
+  private async call<T>(owner: string, message: EngineMessage, deadlineMs: number, what: string, read: (answer: Answer) => T): Promise<T> {
+    // counted as busy from here, while it waits for the process to load (EngineChild.send)
     const child = this.processFor(owner);
-    await child.ready;
-    return child.send(message, deadlineMs, what);
+    if (!child.isReady) engineWaitHere(child.ready, child.startedAt); // the face says so once (engineWait.ts)
+    const answer = await child.send(message, deadlineMs, what);
+    try {
+      return read(answer);
+    } catch (err) {
+      if (err instanceof UntrustedAnswer) child.kill();
+      throw err;
+    }
   }
 
   /** The process that serves `owner` now: the current one if it is fresh or already theirs, else
@@ -203,8 +241,11 @@ export class ProcessHost extends DefaultOwnerHost {
       loadMs: this.loadMs,
       quickMs: this.quickMs,
       setup: this.setup,
+      restoredSetup: this.restoredSetup,
+      snapshots: this.snapshots,
       confinement: this.confinement,
       memoryMb: this.memoryMb,
+      ...(this.output ? { output: this.output } : {}),
       // A process that ran past a deadline or was lost is replaced at once, so that the next
       // request does not wait for Python to load.
       onGone: (gone) => {
@@ -212,4 +253,11 @@ export class ProcessHost extends DefaultOwnerHost {
       },
     });
   }
+}
+
+/** This process's saved interpreter for these sources, unless NDB_ENGINE_SNAPSHOT=0. */
+function defaultSnapshots(sources: EngineSources): SnapshotStore | null {
+  if (!snapshotsWanted()) return null;
+  const files = engineFiles();
+  return sharedSnapshotStore({ pyodideVersion: pyodideVersion(files.pyodide), engineScript: readFileSync(files.script, 'utf8'), sources });
 }

@@ -9,14 +9,24 @@
 
 import { DefaultOwnerHost } from './defaultOwnerHost';
 import { hostFromAsk, type PythonHost } from './engineProtocol';
+import { engineWaitHere } from './engineWait';
 import { DEFAULT_OWNER, ProcessHost, type ProcessHostOptions } from './processHost';
 
 /** Fresh processes kept ready beside the ones sessions hold. */
 export const SPARES = 2;
 
+/** How long a request waits for a process when every one is busy with another owner's requests
+ * (then it fails with EngineBusy): well within an MCP client's own 60 s request timeout. */
+export const POOL_WAIT_MS = 30_000;
+
+/** Every process was busy with other sessions' requests for as long as a request may wait. */
+export class EngineBusy extends Error {}
+
 export interface PoolOptions extends ProcessHostOptions {
   /** The most processes at once (default 4). */
   max?: number;
+  /** How long a request waits for a free process (default POOL_WAIT_MS). */
+  waitMs?: number;
 }
 
 export class ProcessPool extends DefaultOwnerHost {
@@ -25,6 +35,9 @@ export class ProcessPool extends DefaultOwnerHost {
   /** When each host last served a request (the least recent idle one is reused first). */
   private readonly usedAt = new Map<ProcessHost, number>();
   private clock = 0;
+  private closed = false;
+  /** Requests waiting for a process to be free, woken when any request ends. */
+  private waiters: Array<() => void> = [];
   protected readonly byDefault: PythonHost;
 
   constructor(private readonly options: PoolOptions = {}) {
@@ -32,11 +45,22 @@ export class ProcessPool extends DefaultOwnerHost {
     this.max = Math.max(2, options.max ?? 4);
     this.add();
     this.byDefault = this.forOwner(DEFAULT_OWNER);
+    // The spares start once the first process is ready: from the interpreter it saved
+    // (engineSnapshot.ts), and not competing with it for the cores while it loads.
+    this.hosts[0]!.whenReady().then(
+      () => this.keepSpare(),
+      () => undefined,
+    );
   }
 
   /** Resolves once the first process is ready. */
   whenReady(): Promise<void> {
     return this.hosts[0]!.whenReady();
+  }
+
+  /** When the first process was started (Date.now()). */
+  get startedAt(): number {
+    return this.hosts[0]!.startedAt;
   }
 
   /** How many processes are running or starting. */
@@ -55,6 +79,7 @@ export class ProcessPool extends DefaultOwnerHost {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all(this.hosts.map((h) => h.close()));
   }
 
@@ -72,35 +97,75 @@ export class ProcessPool extends DefaultOwnerHost {
 
   /** The owner's own process; else a fresh one (a ready one first); else a host with no process
    * (it starts one); else a new host while there is room; else the least recently used idle one
-   * (replaced by a fresh process), or the least busy. Then a fresh spare. */
-  private use<T>(owner: string, task: (host: PythonHost) => Promise<T>): Promise<T> {
+   * (replaced by a fresh process). A process that is loading or running a request of another
+   * owner is never taken from it: with none free, the request waits (up to `waitMs`) for one, else
+   * fails with EngineBusy. Then a fresh spare. */
+  private async use<T>(owner: string, task: (host: PythonHost) => Promise<T>): Promise<T> {
+    const until = Date.now() + (this.options.waitMs ?? POOL_WAIT_MS);
+    let host = this.pick(owner);
+    let found: () => void = () => undefined;
+    if (!host) engineWaitHere(new Promise<void>((resolve) => (found = resolve)), Date.now()); // the face says so once
+    try {
+      while (!host) {
+        const left = until - Date.now();
+        if (left <= 0) {
+          throw new EngineBusy(
+            `all ${this.max} Python engines are busy with other sessions' runs (waited ${Math.round((this.options.waitMs ?? POOL_WAIT_MS) / 1000)} s); try again in a moment, or end a session`,
+          );
+        }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, left);
+          this.waiters.push(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+        host = this.pick(owner);
+      }
+    } finally {
+      found();
+    }
+    this.usedAt.set(host, ++this.clock);
+    const run = task(host.forOwner(owner));
+    this.keepSpare();
+    return run.finally(() => this.wake());
+  }
+
+  private pick(owner: string): ProcessHost | undefined {
     const fresh = this.hosts.filter((h) => this.isFresh(h));
     const idle = this.hosts.filter((h) => h.busy === 0);
-    const host =
+    return (
       this.hosts.find((h) => h.owner === owner) ??
       fresh.find((h) => h.isReady) ??
       fresh[0] ??
       this.hosts.find((h) => !h.hasProcess) ??
       (this.hosts.length < this.max ? this.add() : undefined) ??
-      [...idle].sort((a, b) => (this.usedAt.get(a) ?? 0) - (this.usedAt.get(b) ?? 0))[0] ??
-      [...this.hosts].sort((a, b) => a.busy - b.busy)[0]!;
-    this.usedAt.set(host, ++this.clock);
-    const run = task(host.forOwner(owner));
-    this.keepSpare();
-    return run;
+      [...idle].sort((a, b) => (this.usedAt.get(a) ?? 0) - (this.usedAt.get(b) ?? 0))[0]
+    );
   }
 
-  /** SPARES fresh processes kept warm, within `max` processes in all: an agent that ends a session
-   * and starts the next at once takes the second while the first's replacement loads (Python
-   * takes seconds to start; issue 34 measured it with `npm run bench:mcp`). */
+  /** A request ended: the waiting ones look again. */
+  private wake(): void {
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const go of waiting) go();
+  }
+
+  /** SPARES fresh processes kept warm, within `max` processes in all: a replacement starts as soon
+   * as a spare is taken (or a session's process ends), so that an agent that ends a session and
+   * starts the next at once finds one ready (issue 34, measured with `npm run bench:mcp`). They
+   * start one at a time, each once the one before is ready: processes that load side by side on a
+   * small machine each take as long as all of them, and the first would be ready no sooner. */
   private keepSpare(): void {
-    let fresh = this.hosts.filter((h) => this.isFresh(h)).length;
-    while (fresh < SPARES && this.size < this.max) {
-      const empty = this.hosts.find((h) => !h.hasProcess);
-      if (empty) empty.warm();
-      else if (this.hosts.length < this.max) this.add().warm();
-      else return;
-      fresh++;
-    }
+    if (this.closed) return;
+    const fresh = this.hosts.filter((h) => this.isFresh(h));
+    if (fresh.length >= SPARES || fresh.some((h) => !h.isReady) || this.size >= this.max) return;
+    const host = this.hosts.find((h) => !h.hasProcess) ?? (this.hosts.length < this.max ? this.add() : undefined);
+    if (!host) return;
+    host.warm();
+    host.whenReady().then(
+      () => this.keepSpare(),
+      () => undefined,
+    );
   }
 }

@@ -231,7 +231,8 @@ async function load(): Promise<RealEngine> {
   // `random`): seed it afresh, as a plain start does. (str hashes keep the snapshot's seed.)
   if (fromSnapshot) pyodide.runPython('import random\nrandom.seed()');
   post({ type: 'stage', stage: 'tracer' });
-  const real = await RealEngine.create(pyodide, SOURCES, { keepLoaded: fromSnapshot });
+  // Unchecked here: the page checks every answer it gets (answerCheck.ts, client.ts).
+  const real = await RealEngine.create(pyodide, SOURCES, { keepLoaded: fromSnapshot, checkAnswers: false });
   const version = pyodide.runPython('import sys; sys.version.split()[0]');
   // Taken before the interrupt buffer is set (a snapshot holds no JavaScript objects) and before
   // the first program runs, so that every start begins from the same clean interpreter.

@@ -16,6 +16,9 @@ export interface RecordOptions {
   conditions?: Readonly<Record<number, string>>;
   /** Watch expressions, evaluated in the frame at every event. */
   watch?: readonly string[];
+  /** One expression evaluated once, at one event (a debugger's `p expr` at a stop): its answer is
+   * that event's `evaluated`. */
+  evaluate?: EvaluateAt;
   /** Other modules of the program (name → source), importable while it runs: written into
    * Python's own memory, never read from the host by the engine. */
   modules?: Readonly<Record<string, string>>;
@@ -37,6 +40,14 @@ export interface RecordOptions {
   objects?: boolean;
 }
 
+/** An expression to evaluate at event `at`, in the frame numbered `frame` there (the event's own
+ * frame or a caller's on the stack; absent: the event's frame). */
+export interface EvaluateAt {
+  at: number;
+  expr: string;
+  frame?: number;
+}
+
 /** The options as tracer.py's `record` takes them, and the program's other modules, which the
  * engine writes for the run (answers.py). */
 export interface TracerOptions {
@@ -46,6 +57,7 @@ export interface TracerOptions {
   edits?: readonly Edit[];
   conditions?: Readonly<Record<number, string>>;
   watch?: readonly string[];
+  evaluate?: EvaluateAt;
   stdin?: string;
   modules?: Readonly<Record<string, string>>;
   objects?: boolean;
@@ -63,6 +75,7 @@ export function tracerOptions(options: RecordOptions): TracerOptions {
   if (options.edits?.length) py.edits = options.edits;
   if (options.conditions && Object.keys(options.conditions).length > 0) py.conditions = options.conditions;
   if (options.watch?.length) py.watch = options.watch;
+  if (options.evaluate) py.evaluate = options.evaluate;
   if (options.stdin !== undefined) py.stdin = options.stdin;
   if (options.modules && Object.keys(options.modules).length > 0) py.modules = options.modules;
   if (options.objects) py.objects = true;

@@ -130,8 +130,9 @@ describe('the engine process', () => {
     const attacker = host.forOwner('attacker');
     const victim = host.forOwner('victim');
     await attacker.record(POISONING_PROGRAM, '');
-    // the attacker's own later runs are its own business: they run where it left its patches
-    expect((await attacker.record('print("hi")\n', '')).stdout).toBe('FORGED');
+    // the attacker's own later run runs where it left its patches, and its answer fails the check
+    // (a frame of the last program's code, line 9, in a program of one line): the engine is replaced
+    expect((await attacker.record('print("hi")\n', '')).exit.message).toMatch(/^The run cannot be trusted: codes\[1\]\.firstline is 9, outside 0\.\.1; /);
     expect((await victim.record('def f():\n    print("seen")\n', 'f()')).stdout).toBe('seen\n');
     const rec = await victim.record(ORDINARY_PROGRAM.source, ORDINARY_PROGRAM.call);
     expect(rec.exit).toEqual({ status: 'normal', value: ORDINARY_PROGRAM.value });

@@ -62,6 +62,21 @@ class InputNotAvailable(RuntimeError):
     pass
 
 
+class _Quitter:
+    """``exit()`` and ``quit()`` while a program runs: SystemExit, as site's own raise it, without
+    first closing ``sys.stdin``, which site's do and which every later run in this interpreter
+    shares (a re-run to evaluate at a stop would read a closed input)."""
+
+    def __init__(self, original: Any) -> None:
+        self.text = str(original)
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def __call__(self, code: object = None) -> None:
+        raise SystemExit(code)
+
+
 def _no_input(prompt: object = "") -> str:
     raise InputNotAvailable(
         "input() is not available in ndb without input: give the program its input "
@@ -152,10 +167,16 @@ def _strip_addresses(text: str) -> str:
 OBJECT_DEPTH = 4
 
 
-def _is_user_object(value: Any) -> bool:
-    """An instance of a class the user's program defined (its module is ``__main__``)."""
+# The modules whose classes are the program's own: the main file's (``__main__``), and for a program
+# of several files its other modules (``_user_modules``).
+MAIN_MODULES = frozenset({"__main__"})
+
+
+def _is_user_object(value: Any, modules: frozenset[str] = MAIN_MODULES) -> bool:
+    """An instance of a class the user's program defined (its module is one of the program's own
+    files: ``__main__``, or another module handed in with the project)."""
     cls = type(value)
-    return getattr(cls, "__module__", None) == "__main__" and not isinstance(value, (type, BaseException))
+    return getattr(cls, "__module__", None) in modules and not isinstance(value, (type, BaseException))
 
 
 def _object_fields(value: Any) -> list[tuple[str, Any]]:
@@ -223,8 +244,11 @@ def _raise_recursion_limit() -> int | None:
 
 
 class _Reprer:
-    def __init__(self, max_repr: int) -> None:
+    def __init__(self, max_repr: int, user_modules: frozenset[str] = MAIN_MODULES) -> None:
         self.max_repr = max_repr
+        self.user_modules = user_modules
+        # How object.__repr__ begins for an instance of one of them (`<pricing.Order object at …>`).
+        self.user_marks = tuple(f"<{name}." for name in sorted(user_modules))
         short = reprlib.Repr()
         short.maxlevel = 4
         short.maxlist = short.maxtuple = short.maxset = short.maxfrozenset = 50
@@ -238,7 +262,7 @@ class _Reprer:
     def __call__(self, value: Any) -> str:
         try:
             text = self._builtin(value)
-            if "<__main__." in text:
+            if any(mark in text for mark in self.user_marks):
                 # An instance of a user class without a __repr__ of its own, here or inside a
                 # container: show its attributes, as a learner (and the model) must see them change.
                 text = self._shown(value, 0, set())
@@ -246,7 +270,7 @@ class _Reprer:
             text = "<repr failed: RecursionError>"
         except Exception as exc:  # a user's __repr__ may raise anything
             # e.g. a __repr__ that reads attributes __init__ has not set yet
-            text = self._object_form(value, 0, set()) if _is_user_object(value) else f"<repr failed: {type(exc).__name__}>"
+            text = self._object_form(value, 0, set()) if _is_user_object(value, self.user_modules) else f"<repr failed: {type(exc).__name__}>"
         if not isinstance(text, str):
             text = "<repr failed: not a str>"
         text = _strip_addresses(text)
@@ -277,14 +301,14 @@ class _Reprer:
                 return self._container(value, depth, active)
             finally:
                 active.discard(id(value))
-        if _is_user_object(value) and kind.__repr__ is object.__repr__:
+        if _is_user_object(value, self.user_modules) and kind.__repr__ is object.__repr__:
             return self._object_form(value, depth, active)
         try:
             return self._builtin(value)
         except RecursionError:
             raise
         except Exception:
-            if _is_user_object(value):
+            if _is_user_object(value, self.user_modules):
                 return self._object_form(value, depth, active)
             raise
 
@@ -371,6 +395,13 @@ def _global_names(code: types.CodeType) -> frozenset[str]:
         return frozenset(code.co_names)
 
 
+def _shown_global_names(code: types.CodeType) -> frozenset[str]:
+    """The module variables shown beside a function's locals: those it reads or writes, and those a
+    local of the same name hides (inside ``reset()`` with a local ``score = 0`` the global ``score``
+    is still there, unchanged, and a pupil should see it)."""
+    return _global_names(code) | frozenset(code.co_varnames) | frozenset(code.co_cellvars)
+
+
 class _Objects:
     """Object identity for the real engine's views (the model's format does not carry it): each
     object a shown name refers to gets a small number, the first seen first, so two names with one
@@ -410,7 +441,8 @@ class _Objects:
 
     def annotate(self, record: dict[str, Any], frame: types.FrameType) -> None:
         """Adds ``ids`` (local name → object number) and, in a function's frame, ``globals`` (the
-        module's variables it uses or shares an object with, as reprs) with ``global_ids``."""
+        module's variables it uses, hides with a local or shares an object with, as reprs) with
+        ``global_ids``."""
         try:
             f_locals = frame.f_locals
             local_objects: set[int] = set()
@@ -423,7 +455,7 @@ class _Objects:
             code = frame.f_code
             uses = self.uses.get(code)
             if uses is None:
-                uses = self.uses[code] = _global_names(code)
+                uses = self.uses[code] = _shown_global_names(code)
             shown: dict[str, str] = {}
             # Only what this function touches is written out: a repr of every module variable at
             # every event would cost a program with large globals most of its time budget.
@@ -456,6 +488,8 @@ class Recorder:
         watch: list[types.CodeType] | None = None,
         objects: bool = False,
         user_files: dict[str, int] | None = None,
+        user_modules: frozenset[str] | None = None,
+        evaluate: tuple[int, int | None, types.CodeType] | None = None,
     ) -> None:
         # The program's own files (co_filename -> index in the recording's `files`): the main
         # file, and a project's other modules. Everything else (the standard library) is skipped.
@@ -463,9 +497,11 @@ class Recorder:
         self.edits = edits or {}
         self.conditions = conditions or {}
         self.watch = watch or []
+        # One expression asked for at one stop: (event index, frame number or None, code).
+        self.evaluate = evaluate
         self.max_events = max_events
         self.time_limit = time_limit
-        self.repr = _Reprer(max_repr)
+        self.repr = _Reprer(max_repr, user_modules or MAIN_MODULES)
         self.objects = _Objects(self.repr) if objects else None
         self.events: list[dict[str, Any]] = []
         self.frame_ids: dict[int, int] = {}
@@ -671,6 +707,9 @@ class Recorder:
             record["watch"] = [self._evaluate(frame, expr) for expr in self.watch]
         if self.objects is not None:
             self.objects.annotate(record, frame)
+        if self.evaluate is not None and self.evaluate[0] == len(self.events):
+            # Last, after the event's values were taken: what the expression changes is not in them.
+            record["evaluated"] = self._evaluate_once(frame, self.evaluate[1], self.evaluate[2])
         self.events.append(record)
 
     def _apply_edit(self, frame: types.FrameType, name: str, text: str, expr: types.CodeType) -> dict[str, str]:
@@ -683,12 +722,30 @@ class Recorder:
         except Exception as exc:
             raise StopProgram("edit_error", f"{name} = {text} raised {_describe(exc)}") from None
         frame.f_locals[name] = value
+        if _LOCALS_TO_FAST is not None:
+            # Before 3.13 f_locals is a snapshot that the next read refreshes from the frame: write it
+            # through now, or the edit is lost (training traces under the device's 3.12; Pyodide is 3.14)
+            _LOCALS_TO_FAST(_PY_OBJECT(frame), 0)
         return {"name": name, "expr": text, "value": self.repr(value)}
 
     def _evaluate(self, frame: types.FrameType, expr: types.CodeType) -> dict[str, str]:
         try:
             return {"value": self.repr(eval(expr, frame.f_globals, frame.f_locals))}
         except Exception as exc:
+            return {"error": _describe(exc)}
+
+    def _evaluate_once(self, frame: types.FrameType, target: int | None, expr: types.CodeType) -> dict[str, str]:
+        """``evaluate``: the expression in the frame numbered ``target`` (the stop's own frame or
+        one of its callers, live on the stack here), or in the stop's frame."""
+        here: types.FrameType | None = frame
+        if target is not None:
+            while here is not None and self.frame_ids.get(id(here)) != target:
+                here = here.f_back
+        if here is None:
+            return {"error": "that frame is not on the stack at this stop"}
+        try:
+            return {"value": self.repr(eval(expr, here.f_globals, here.f_locals))}
+        except (Exception, SystemExit) as exc:  # `sys.exit()` typed at a stop is an answer, not the program's end
             return {"error": _describe(exc)}
 
     def _evaluate_condition(self, frame: types.FrameType, condition: types.CodeType, record: dict[str, Any]) -> None:
@@ -717,6 +774,28 @@ def _suspended(frame: types.FrameType) -> bool:
         return code.co_code[frame.f_lasti] == _YIELD_VALUE
     except (IndexError, ValueError):
         return False
+
+
+# Python's own exit reads an int code as a C long long cast to an int (wrapping), and -1 past it.
+_LONG_LONG = 2**63
+
+
+def _exit_code(exc: SystemExit, recorder: Recorder) -> int:
+    """The exit code of a program that raised SystemExit, as Python's own exit computes it: None
+    is 0, an int is itself, anything else is written to stderr and is 1."""
+    code = exc.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        number = int.__index__(code)  # a bool is 0 or 1; an int subclass's own methods do not run
+        if not -_LONG_LONG <= number < _LONG_LONG:
+            return -1
+        return (number + 2**31) % 2**32 - 2**31
+    # str() of a str is itself; any other object is written by the tracer's repr, which runs none
+    # of the program's code for builtins and is capped
+    text = str.__str__(code) if isinstance(code, str) else recorder.repr(code)
+    recorder.stderr.write(text + "\n")
+    return 1
 
 
 def _describe(exc: BaseException) -> str:
@@ -758,6 +837,25 @@ def _compile_what_if(
     return by_event, compiled_conditions, compiled_watch
 
 
+def _user_modules(project: dict[str, Any] | None) -> frozenset[str]:
+    """The names of the modules whose classes are the program's own: ``__main__`` and, for a
+    program of several files, each ``.py`` file's module as the import system names it from the
+    program's folder (``pkg/order.py`` is ``pkg.order``, ``pkg/__init__.py`` is ``pkg``), the
+    main file's too (another module may import it by its name)."""
+    names = set(MAIN_MODULES)
+    if project is None:
+        return frozenset(names)
+    for path in [str(project.get("main") or USER_FILENAME), *(str(f) for f in project.get("files") or [])]:
+        if not path.endswith(".py"):
+            continue
+        parts = [p for p in path[:-3].split("/") if p not in ("", ".")]
+        if parts and parts[-1] == "__init__":
+            parts = parts[:-1]
+        if parts:
+            names.add(".".join(parts))
+    return frozenset(names)
+
+
 def _user_files(project: dict[str, Any] | None) -> dict[str, int]:
     """co_filename -> file index for the files whose frames are recorded: the main file (compiled
     as USER_FILENAME, and its copy in the project's folder should another module import it) and
@@ -772,22 +870,78 @@ def _user_files(project: dict[str, Any] | None) -> dict[str, int]:
     return files
 
 
-def _program_shape(code: types.CodeType) -> dict[str, list[int]]:
-    """What a stop of this program can be, known without running it: the lines that hold code, and
-    the lines a call event can be at (0 for the module, every code object's first line, and every
-    line of a generator or coroutine, which is called again at each resume)."""
+# CPython before 3.13 (the training tracer under the GPU machine's 3.12): what writes an edited
+# f_locals through to the frame (PEP 667 does it from 3.13 on). Taken here, before any program runs
+# and its sandbox hides ctypes; never in Pyodide, whose CPython is newer.
+_LOCALS_TO_FAST: Any = None
+_PY_OBJECT: Any = None
+if sys.version_info < (3, 13) and sys.platform != "emscripten":
+    try:
+        import ctypes
+
+        _LOCALS_TO_FAST = ctypes.pythonapi.PyFrame_LocalsToFast
+        _LOCALS_TO_FAST.argtypes = (ctypes.py_object, ctypes.c_int)
+        _LOCALS_TO_FAST.restype = None
+        _PY_OBJECT = ctypes.py_object
+    except (ImportError, AttributeError):
+        _LOCALS_TO_FAST = None
+
+CO_OPTIMIZED = 0x0001  # a function's code: its locals are exactly its variables (inspect.CO_OPTIMIZED)
+# Names a module's code can use to make globals the bytecode does not name (`globals()["x"] = 1`,
+# `exec`, `setattr` on the module): where any is named, the module's frame may hold any name.
+_OPEN_NAMESPACE = frozenset({"globals", "vars", "exec", "eval", "setattr", "__dict__", "__import__", "locals"})
+
+
+def _frame_names(code: types.CodeType, module_stores: set[str], is_module: bool) -> list[str] | None:
+    """The names a frame of ``code`` can show as locals, known without running it: a function's
+    variables, cells and free variables; a module's or class body's names stored by its code
+    (and, for the module, by ``global`` statements anywhere); None where they cannot be known
+    (``from m import *``, a module that names ``globals``/``exec``/...)."""
+    names = set(code.co_varnames) | set(code.co_cellvars) | set(code.co_freevars)
+    if code.co_flags & CO_OPTIMIZED:
+        return sorted(names)
+    for ins in dis.get_instructions(code):
+        if ins.opname in ("STORE_NAME", "DELETE_NAME"):
+            names.add(ins.argval)
+        elif ins.opname == "CALL_INTRINSIC_1" and "IMPORT_STAR" in str(ins.argrepr):
+            return None
+        elif ins.opname == "IMPORT_STAR":
+            return None
+    if is_module:
+        if _OPEN_NAMESPACE & set(code.co_names):
+            return None
+        names |= module_stores
+    return sorted(names)
+
+
+def _program_shape(code: types.CodeType) -> dict[str, Any]:
+    """What a stop of this program can be, known without running it: the lines that hold code, the
+    lines a call event can be at (0 for the module, every code object's first line, and every line
+    of a generator or coroutine, which is called again at each resume), and each code object's
+    frame: its first line, its lines and the names its locals can have (``_frame_names``; the
+    model's decoder writes no other name: docs/trace.md)."""
     lines: set[int] = set()
     calls: set[int] = {0}
+    codes: list[types.CodeType] = []
     stack = [code]
     while stack:
         current = stack.pop()
+        codes.append(current)
         own = {ln for _, _, ln in current.co_lines() if ln is not None and ln > 0}
         lines |= own
         calls.add(current.co_firstlineno)
         if current.co_flags & GENERATOR_FLAGS:
             calls |= own
         stack.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
-    return {"lines": sorted(lines), "calls": sorted(calls)}
+    # `global x` anywhere stores a module name
+    module_stores = {ins.argval for c in codes for ins in dis.get_instructions(c) if ins.opname in ("STORE_GLOBAL", "DELETE_GLOBAL")}
+    frames = []
+    for c in codes:
+        is_module = c is code
+        own = sorted({ln for _, _, ln in c.co_lines() if ln is not None and ln > 0})
+        frames.append({"first": 0 if is_module else c.co_firstlineno, "lines": own,
+                       "names": _frame_names(c, module_stores, is_module)})
+    return {"lines": sorted(lines), "calls": sorted(calls), "frames": frames}
 
 
 def _input_wanted(result: dict[str, Any], recorder: Recorder, prompt: object) -> None:
@@ -811,6 +965,7 @@ def record(
     objects: bool = False,
     project: dict[str, Any] | None = None,
     argv: list[str] | None = None,
+    evaluate: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Run ``source`` (and then ``call``, an expression such as ``f([3, 1, 2])``, if given) under the
     tracer. Never raises for problems of the user's program: they end up in ``exit``.
@@ -824,7 +979,10 @@ def record(
     recorded too, each code object naming its file's index in the recording's ``files``.
     ``argv``: the program's arguments (``sys.argv[1:]``; ``sys.argv[0]`` is the main file's name).
     ``objects``: each event also says which names refer to one object, and a function's events
-    the module's variables (the app's views; training leaves it off)."""
+    the module's variables (the app's views; training leaves it off).
+    ``evaluate``: ``{"at": i, "expr": e, "frame": f}`` evaluates ``e`` once, at the i-th recorded
+    event, in the frame numbered ``f`` there (the event's own frame or a caller's; absent: the
+    event's), and writes the answer into that event's ``evaluated`` (a debugger's `p expr`)."""
     result: dict[str, Any] = {
         "source": source,
         "call": call or "",
@@ -854,6 +1012,11 @@ def record(
 
     try:
         what_if = _compile_what_if(edits, conditions, watch)
+        asked = None
+        if evaluate is not None:
+            frame_number = evaluate.get("frame")
+            asked = (int(evaluate["at"]), None if frame_number is None else int(frame_number),
+                     _compile_expression(str(evaluate["expr"]), "expression"))
     except EditFailed as exc:
         result["exit"] = {"status": "edit_error", "message": str(exc)}
         return result
@@ -862,10 +1025,14 @@ def record(
     user_files = _user_files(project)
     if project is not None:
         result["files"] = [str(project.get("main") or USER_FILENAME), *(str(f) for f in project.get("files") or [])]
-    recorder = Recorder(max_events, max_repr, time_limit, *what_if, objects=objects, user_files=user_files)
+    recorder = Recorder(max_events, max_repr, time_limit, *what_if, objects=objects, user_files=user_files,
+                        user_modules=_user_modules(project), evaluate=asked)
     saved_argv = sys.argv
     sys.argv = [result["files"][0] if project is not None else USER_FILENAME, *(str(a) for a in argv or [])]
     saved_stdout, saved_stderr, saved_stdin, saved_input = sys.stdout, sys.stderr, sys.stdin, builtins.input
+    saved_quitters = {name: vars(builtins)[name] for name in ("exit", "quit") if name in vars(builtins)}
+    for name, original in saved_quitters.items():
+        setattr(builtins, name, _Quitter(original))
     saved_sleep = time.sleep
     time.sleep = recorder.sleep(saved_sleep)
     sys.stdout = recorder.stdout
@@ -909,6 +1076,9 @@ def record(
         result["exit"] = {"status": "timeout", "message": "Stopped: the program ran past the time limit"}
     except RecursionError as exc:
         result["exit"] = {"status": "exception", "message": _describe(exc), "exc_type": "RecursionError"}
+    except SystemExit as exc:
+        # sys.exit(), exit(), `raise SystemExit`: how a program ends on purpose, not a crash.
+        result["exit"] = {"status": "normal", "exit_code": _exit_code(exc, recorder)}
     except BaseException as exc:
         result["exit"] = {"status": "exception", "message": _describe(exc), "exc_type": type(exc).__name__}
     finally:
@@ -920,6 +1090,8 @@ def record(
         sys.stderr = saved_stderr
         sys.stdin = saved_stdin
         builtins.input = saved_input
+        for name, original in saved_quitters.items():
+            setattr(builtins, name, original)
         sys.argv = saved_argv
         time.sleep = saved_sleep
     if tampered:

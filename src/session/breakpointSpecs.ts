@@ -8,6 +8,7 @@ import { eventKey, keyLocation, lineKey, projectFileNames } from '../core/locati
 import type { BreakCondition } from '../core/navigator';
 import type { Recording } from '../core/trace';
 import type { PythonHost } from '../realEngine/engineProtocol';
+import { own } from '../core/names';
 
 export interface BreakpointSpec {
   /** Relative to the program's folder, or an absolute path inside it; absent: the main file. */
@@ -59,7 +60,7 @@ export function fileIndex(program: ProgramFiles, file: string | undefined): numb
 
 /** The source of the program's file `index` (0: the main file). */
 export function sourceOf(program: ProgramFiles, index: number): string {
-  return index === 0 ? program.source : (program.files?.[programFileNames(program)[index]!] ?? '');
+  return index === 0 ? program.source : (own(program.files, programFileNames(program)[index]!) ?? '');
 }
 
 export function summarizeLines(lines: readonly number[]): string {

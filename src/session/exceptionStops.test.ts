@@ -48,4 +48,39 @@ describe('exception stops', () => {
     // a run that ends normally has no uncaught stop; raised ones are not it
     expect(await continueStops(['order.json'], 'uncaught')).toEqual([]);
   });
+
+  it('never stops at a sys.exit(): the program ends normally there, with its exit code', async () => {
+    const source = 'import sys\n\ntry:\n    int("x")\nexcept ValueError:\n    pass\nsys.exit(2)\n';
+    const rec = await recordOrThrow(host, source, '');
+    expect(rec.exit).toEqual({ status: 'normal', exit_code: 2 });
+    expect(rec.events.some((e) => e.event === 'exception' && e.exc_type === 'SystemExit')).toBe(true);
+    const stops = async (mode: ExceptionMode) =>
+      (await debugStates(rec, [{ kind: 'continue' }, { kind: 'continue' }], [], rerunWith(host, rec), mode)).slice(1);
+    // raised: the ValueError only
+    expect(await stops('raised')).toEqual([
+      expect.objectContaining({ event: 'exception', line: 4, value: expect.stringMatching(/^ValueError/) }),
+      expect.objectContaining({ event: 'exit', status: 'normal', exit_code: 2 }),
+    ]);
+    expect(await stops('uncaught')).toEqual([
+      expect.objectContaining({ event: 'exit', status: 'normal', exit_code: 2 }),
+      expect.objectContaining({ event: 'exit', status: 'normal', exit_code: 2 }),
+    ]);
+  });
+
+  // The RecursionError runs the tracer itself out of stack, and CPython drops a tracer that raises:
+  // no exception event is recorded. Continue still stops where it was raised, in both modes: the
+  // deepest call's line, whose call ran out of stack (issue 46).
+  for (const mode of ['raised', 'uncaught'] as const) {
+    it(`stops at a RecursionError where it is raised (${mode})`, async () => {
+      const source = 'def fact(n):\n    return n * fact(n - 1)\n\nprint(fact(5))\n';
+      const rec = await recordOrThrow(host, source, '', 10_000);
+      expect(rec.exit).toMatchObject({ status: 'exception', exc_type: 'RecursionError' });
+      expect(rec.events.some((e) => e.event === 'exception')).toBe(false);
+      const states = await debugStates(rec, [{ kind: 'continue' }, { kind: 'continue' }], [], rerunWith(host, rec, 10_000), mode);
+      const stop = states[1]!;
+      expect(stop).toMatchObject({ event: 'line', function: 'fact', line: 2 });
+      expect(stop.event !== 'entry' && stop.event !== 'exit' && stop.depth).toBeGreaterThan(100);
+      expect(states[2]).toMatchObject({ event: 'exit', status: 'exception' });
+    }, 120_000);
+  }
 });

@@ -5,7 +5,7 @@
 
 import type { Action } from '../core/actions';
 import type { DebugSession } from '../core/debugSession';
-import { tracebackOf } from '../core/traceback';
+import { tracebackOf, unrecordedRaise } from '../core/traceback';
 import type { Position, Recording } from '../core/trace';
 
 export type ExceptionMode = 'raised' | 'uncaught' | 'none';
@@ -16,8 +16,14 @@ export const EXCEPTION_MODES: readonly ExceptionMode[] = ['raised', 'uncaught', 
  * program raises them, so no debugger stops there. */
 const INTERNAL = new Set(['StopIteration', 'StopAsyncIteration', 'GeneratorExit']);
 
+/** `sys.exit()`: how a program ends on purpose (its recording ends `normal` with an exit code),
+ * neither an error to stop at where it is raised nor an uncaught exception. */
+const PROGRAM_EXIT = 'SystemExit';
+
 /** The positions where the mode stops, in order. An exception event right after a raising return
- * of the frame it called is the same exception passing through, not a new raise. */
+ * of the frame it called is the same exception passing through, not a new raise. A RecursionError
+ * that stopped the tracer itself has no exception event: it stops at the last recorded event, where
+ * the deepest call made the call that ran out of stack (core/traceback.ts). */
 export function exceptionStops(rec: Recording, mode: ExceptionMode): Position[] {
   if (mode === 'none') return [];
   if (mode === 'uncaught') {
@@ -28,10 +34,13 @@ export function exceptionStops(rec: Recording, mode: ExceptionMode): Position[] 
   rec.events.forEach((e, j) => {
     if (e.event !== 'exception') return;
     if (e.exc_tb_none && INTERNAL.has(e.exc_type ?? '')) return;
+    if (e.exc_type === PROGRAM_EXIT) return;
     const prev = rec.events[j - 1];
     if (prev && prev.event === 'return' && prev.raising && prev.parent === e.frame) return;
     out.push(j);
   });
+  const recursion = unrecordedRaise(rec);
+  if (recursion !== null) out.push(recursion);
   return out;
 }
 

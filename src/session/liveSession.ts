@@ -4,12 +4,12 @@
 // The CLI's `ndb debug` is the same thing run once over a list of actions.
 
 import type { Action, Step } from '../core/actions';
-import { compareStates, type StateComparison } from '../core/compare';
+import { compareStates, reachedBy, type StateComparison } from '../core/compare';
 import { NO_CONFIDENCE, type Confidence } from '../core/confidence';
 import { DebugSession } from '../core/debugSession';
 import type { ParseResult } from '../core/format';
 import type { BreakCondition } from '../core/navigator';
-import type { DebugState } from '../core/state';
+import { frameEvents, type DebugState } from '../core/state';
 import type { Position, Recording, WatchValue } from '../core/trace';
 import { EditError, type Edit } from '../core/whatIf';
 import { LocalModelHistory } from '../neuralEngine/modelHistory';
@@ -22,6 +22,7 @@ import type { ProgramFiles } from './breakpointSpecs';
 import { moveWithExceptions, type ExceptionMode } from './exceptionStops';
 import { ProgramError, reverseContinueTarget, startProblem } from './programSession';
 import { LIVE_LIMITS } from '../core/limits';
+import { own } from '../core/names';
 
 export type { Candidate, GuessReport };
 
@@ -335,39 +336,49 @@ export class LiveSession {
   }
 
 
-  /** `expr` in the frame of event `at`: a local's repr at once, anything else by running the
-   * program again with it as a watch expression (cached per recording). */
+  /** `expr` in the frame of event `at` (the stop's own frame, or a caller's: frameEvents gives
+   * each frame's event), as it is at the stop: a local of the stop's frame's at once, anything else
+   * by running the program again with the expression evaluated once, at the stop, in that frame
+   * (pdb's `p expr`: what it changes is gone after; cached per recording, stop and frame). */
   async evaluate(expr: string, at: Position): Promise<WatchValue> {
     const rec = this.recording;
     const e = rec.events[at];
     if (!e) throw new SessionError('there is no frame to evaluate in: the program has not started or has ended');
     const text = expr.trim();
     if (text === '') throw new SessionError('nothing to evaluate');
-    if (IDENTIFIER.test(text) && text in e.locals) return { value: e.locals[text]! };
+    // A caller's frame is evaluated at the stop (its objects as the call has changed them so far);
+    // an event that is no frame of the current stop, at that event.
+    const pos = this.position;
+    const stop = pos !== at && pos >= 0 && pos < rec.events.length && frameEvents(rec, pos).some((f) => f.event === at) ? pos : at;
+    const here = rec.events[stop]!;
+    const local = stop === at && IDENTIFIER.test(text) ? own(e.locals, text) : undefined;
+    if (local !== undefined) return { value: local };
     const bad = await this.host.expressionError(text);
     if (bad) return { error: bad };
     if (this.watchedFor !== rec) {
       this.watched.clear();
       this.watchedFor = rec;
     }
-    let run = this.watched.get(text);
+    const key = `${stop}:${e.frame}:${text}`;
+    let run = this.watched.get(key);
     if (!run) {
-      run = await this.host.record(this.source, this.call, { ...this.recordOptions(this.real.history.edits), watch: [text] });
+      const { watch: _watches, ...options } = this.recordOptions(this.real.history.edits);
+      run = await this.host.record(this.source, this.call, { ...options, evaluate: { at: stop, expr: text, frame: e.frame } });
       if (this.watched.size >= 64) this.watched.clear();
-      this.watched.set(text, run);
+      this.watched.set(key, run);
     }
     if (run.exit.status === 'edit_error') return { error: run.exit.message ?? 'it could not be evaluated' };
-    const w = run.events[at];
+    const w = run.events[stop];
     if (!w && (run.exit.status === 'budget' || run.exit.status === 'timeout')) {
-      // Evaluating runs the program again with the expression at every event: it can cost the
-      // budget this stop needs; the limit is named, not taken for another run of the program.
+      // Evaluating runs the program again up to this stop and the expression there: together they
+      // can cost more than the run's limits; the limit is named, not taken for another run.
       const limit = run.exit.status === 'budget' ? `its event budget (${this.limits.maxEvents ?? LIVE_LIMITS.maxEvents} events)` : `its time limit (${this.limits.timeLimit ?? LIVE_LIMITS.timeLimit} s)`;
-      return { error: `evaluating it runs the program again, and that run hit ${limit} before this stop: ${run.exit.message ?? ''} (raise max_events or timeout_s)` };
+      return { error: `evaluating it runs the program again to this stop, and that run hit ${limit} before it had the value: ${run.exit.message ?? ''} (raise max_events or timeout_s)` };
     }
-    if (!w || w.frame !== e.frame || w.line !== e.line || w.event !== e.event) {
+    if (!w || w.frame !== here.frame || w.line !== here.line || w.event !== here.event) {
       return { error: 'the program ran differently when it was run again to evaluate this (it is not deterministic)' };
     }
-    return w.watch?.[0] ?? { error: 'no value was recorded' };
+    return w.evaluated ?? { error: 'no value was recorded' };
   }
 
   /** What the model predicts for `action` from here, the real answer, and whether they agree;
@@ -383,7 +394,7 @@ export class LiveSession {
     }
     const fork = this.real.fork();
     fork.apply(action);
-    return { predicted: p.state, real: fork.state, comparison: compareStates(fork.state, p.state), confidence: p.confidence ?? NO_CONFIDENCE };
+    return { predicted: p.state, real: fork.state, comparison: compareStates(fork.state, p.state, reachedBy(action)), confidence: p.confidence ?? NO_CONFIDENCE };
   }
 
   /** At a return: `k` calls sampled from the model (inv_step_call), each built from the

@@ -9,6 +9,7 @@ import { capValue, type ParseResult, type ParsedState } from '../core/format';
 import type { DebugState, TracebackFrame } from '../core/state';
 import { oneLine, safeLines } from '../core/terminalText';
 import type { PdbBreakpoint } from './pdbBreakpoints';
+import { hasOwnName, own } from '../core/names';
 
 /** What a printed line is, for a terminal that colours it. */
 export type Style = 'plain' | 'location' | 'source' | 'error' | 'output' | 'note' | 'good' | 'bad';
@@ -119,10 +120,11 @@ export function wrongFields(real: DebugState, p: ParsedState, comparison: StateC
   if (f.locals === false) {
     const predicted = p.event === 'exit' || p.event === 'entry' ? {} : (p.locals ?? {});
     for (const [name, value] of Object.entries(real.locals)) {
-      if (!(name in predicted)) wrong.push(`${name} (missing, real ${short(capValue(value))})`);
-      else if (predicted[name] !== capValue(value)) wrong.push(`${name} (real ${short(capValue(value))})`);
+      const got = own(predicted, name);
+      if (got === undefined) wrong.push(`${name} (missing, real ${short(capValue(value))})`);
+      else if (got !== capValue(value)) wrong.push(`${name} (real ${short(capValue(value))})`);
     }
-    for (const name of Object.keys(predicted)) if (!(name in real.locals)) wrong.push(`${name} (no such local)`);
+    for (const name of Object.keys(predicted)) if (!hasOwnName(real.locals, name)) wrong.push(`${name} (no such local)`);
   }
   return wrong.length > MAX_WRONG ? [...wrong.slice(0, MAX_WRONG), `${wrong.length - MAX_WRONG} more`] : wrong;
 }

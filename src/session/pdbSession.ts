@@ -24,6 +24,7 @@ import { prettyRepr } from './prettyRepr';
 import { ProgramError } from './programSession';
 import type { ExceptionMode } from './exceptionStops';
 import { sourceOfFile } from '../core/location';
+import { own } from '../core/names';
 
 export type { OutLine };
 
@@ -360,6 +361,9 @@ export class PdbSession {
         out.push(line('Uncaught exception. Entering post mortem debugging (p, w, l, a and rf look where it was raised)', 'note'));
         const f = this.frames()[0];
         if (f) out.push(...this.frameLocation(f));
+      } else if (state.exit_code !== undefined) {
+        // pdb's words for a program that ended through SystemExit (no post-mortem)
+        out.push(line(`The program exited via sys.exit(). Exit status: ${state.exit_code}`, 'note'));
       } else if (state.status === 'normal') {
         out.push(line(`The program finished${this.live.call && state.value !== undefined ? ` and returned ${oneLine(state.value)}` : ''}.`, 'note'));
       } else out.push(errorLine(`the program was stopped (${state.status}): ${state.message ?? ''}`));
@@ -536,7 +540,7 @@ export class PdbSession {
     const f = this.frame();
     const call = this.rec.events[callOfFrameAt(this.rec, f.event)]!;
     const now = this.rec.events[f.event]!.locals;
-    for (const name of Object.keys(call.locals)) out.push(line(oneLine(`${name} = ${now[name] ?? call.locals[name]}`)));
+    for (const name of Object.keys(call.locals)) out.push(line(oneLine(`${name} = ${own(now, name) ?? call.locals[name]}`)));
   }
 
   private retval(out: OutLine[]): void {
@@ -559,7 +563,7 @@ export class PdbSession {
     if (this.selected !== 0) throw new PdbError('an edit is made in the current frame: d goes back to it');
     await this.live.edit(name, expr);
     this.shown = { rec: this.rec, pos: this.live.position };
-    const value = this.rec.events[this.live.position]?.locals[name] ?? expr;
+    const value = own(this.rec.events[this.live.position]?.locals, name) ?? expr;
     out.push(line(oneLine(`${name} = ${value}`)));
     out.push(line('(the program goes on from here with it; stepping back past this stop undoes it)', 'note'));
   }

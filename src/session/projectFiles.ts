@@ -8,6 +8,7 @@ import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { RecordOptions } from '../realEngine/recordOptions';
 import { ProgramError } from './programSession';
+import { nameTable } from '../core/names';
 
 /** The largest source file read (main file or module). */
 export const MAX_SOURCE_BYTES = 200_000;
@@ -118,8 +119,9 @@ export function readProject(mainPath: string): Project {
   const others = paths.filter((p) => realpathSync(p) !== real);
   const modules = others.filter((p) => p.endsWith('.py'));
   const data = others.filter((p) => !p.endsWith('.py') && !p.endsWith('.pyc'));
-  const files: Record<string, string> = {};
-  const blobs: Record<string, string> = {};
+  // keyed by the project's file names (a data file may be called `__proto__`): no prototype
+  const files: Record<string, string> = nameTable();
+  const blobs: Record<string, string> = nameTable();
   let count = 1;
   for (const path of [...modules, ...data]) {
     const name = rel(path);

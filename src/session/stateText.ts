@@ -17,7 +17,7 @@ export function eventText(e: TraceEvent): string {
 
 export function stateText(s: DebugState): string {
   if (s.event === 'entry') return 'entry';
-  if (s.event === 'exit') return `exit (${s.status}${s.message ? `: ${s.message}` : ''})`;
+  if (s.event === 'exit') return `exit (${s.status}${s.exit_code !== undefined ? `, sys.exit() with exit status ${s.exit_code}` : ''}${s.message ? `: ${s.message}` : ''})`;
   const edits = s.edits?.length ? `  [edited: ${s.edits.map((e) => `${e.name} = ${e.expr}`).join('; ')}]` : '';
   return `${s.event} ${s.function}:${s.line} ${localsText(s.locals)}${s.value !== undefined ? ` -> ${s.value}` : ''}${edits}`;
 }

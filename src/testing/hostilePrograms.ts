@@ -64,6 +64,19 @@ export function unixSocketProgram(bindPath: string, connectPath: string): string
   );
 }
 
+/** With the engine realm's global object, binds Unix sockets where the sandbox could still make
+ * them (the abstract namespace, a file in /dev/shm): their connections' kernel buffers hold memory
+ * that no process's resident memory shows (issue 44: 1.9 GB). Prints libuv's status of each bind
+ * ("bind 0" where it bound). */
+export function kernelMemoryProgram(tag: string): string {
+  return (
+    TO_GLOBAL_OBJECT +
+    'Pipe = G.process.stderr._handle.constructor\n' +
+    `print("abstract bind", Pipe.new(0).bind("\\0${tag}"), flush=True)\n` +
+    `print("shm bind", Pipe.new(0).bind("/dev/shm/${tag}.sock"), flush=True)\n`
+  );
+}
+
 /** With the engine realm's global object, leaves a JavaScript interval timer running: the engine
  * process would outlive the command that started it. */
 export const TIMER_PROGRAM = TO_GLOBAL_OBJECT + 'G.setInterval(create_proxy(lambda *a: None), 500)\nprint("timer set")\n';

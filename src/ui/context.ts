@@ -2,6 +2,7 @@
 // singletons), so that a test can mount the app or a panel with stores of its own.
 
 import { getContext, setContext } from 'svelte';
+import type { Appearance } from './appearance.svelte';
 import type { Neural } from './neural.svelte';
 import type { Prefs } from './prefs.svelte';
 import type { Pwa } from './pwa.svelte';
@@ -13,6 +14,8 @@ export interface Stores {
   pwa: Pwa;
   /** What a reload keeps: mode, Predict first, folded panels. */
   prefs: Prefs;
+  /** The theme and the text size (kept in the prefs). */
+  appearance: Appearance;
   /** The page is embedded in a course page (`?embed`). */
   embedded: boolean;
 }

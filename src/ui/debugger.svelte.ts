@@ -6,7 +6,7 @@
 // and to `onMove` (the share link follows the position).
 
 import { isInverse, type Action } from '../core/actions';
-import { asksForInput, inputLineStop, withInputLine } from '../core/liveInput';
+import { asksForInput, inputLineStop, inputWaitStop, withInputLine } from '../core/liveInput';
 import type { BreakCondition } from '../core/navigator';
 import type { Position, Recording } from '../core/trace';
 import { EditError, type Edit } from '../core/whatIf';
@@ -47,6 +47,10 @@ export class Debugger {
   private stopRequested = false;
   /** Where exceptions stop the forward moves (the switch beside the breakpoints' legend). */
   exceptions = $state<ExceptionMode>('none');
+  /** A move that waits for a line of input (input() typed live): the recording, where the move
+   * started and what it was. The debugger stands meanwhile at the line that calls input(), and
+   * the typed line lets the same move go on (answerInput). */
+  private inputWait = $state.raw<{ recording: Recording; from: Position; command: Command } | null>(null);
 
   /** Told of every move (the neural engine follows the debugger through this). */
   onEvent: ((ev: DebuggerEvent) => void) | null = null;
@@ -156,6 +160,7 @@ export class Debugger {
     this.error = null;
     this.stopRequested = false;
     this.halted = null;
+    this.inputWait = null;
     try {
       const options = this.sessionOptions();
       const rec = this.stoppedByUser(await host.record(source, call, LiveSession.firstRunOptions(options)));
@@ -174,7 +179,9 @@ export class Debugger {
       this.clear();
       this.emit({ kind: 'cleared' });
       this.error = err instanceof EngineError ? err.message : `Something went wrong: ${err instanceof Error ? err.message : String(err)}`;
-      if (err instanceof EngineError && err.kind === 'stopped') this.halted = { source, call, by: this.stopRequested ? 'user' : 'limit' };
+      // A run Python was restarted for, or whose answer could not be trusted, runs again only
+      // when the user asks (Restart), never by a step.
+      if (err instanceof EngineError && (err.kind === 'stopped' || err.kind === 'untrusted')) this.halted = { source, call, by: this.stopRequested ? 'user' : 'limit' };
       this.connection.noteStopped(err);
       return false;
     } finally {
@@ -194,25 +201,39 @@ export class Debugger {
     return true;
   }
 
-  /** The prompt of the input() that found no line, where the debugger has reached it (null: the
-   * program asks for nothing here, or it changed since it ran). */
+  /** The program waits at this stop for a line of input, as a terminal would: a move reached the
+   * input() that found no line (input() typed live). */
+  readonly waitingForInput = $derived.by<boolean>(() => {
+    const wait = this.inputWait;
+    return wait !== null && wait.recording === this.recording && !this.dirty;
+  });
+
+  /** The prompt of the input() that found no line, where a move waits for it or where the
+   * debugger stands past it (the timeline); null: the program asks for nothing here, or it
+   * changed since it ran. */
   readonly inputAsked = $derived.by<string | null>(() => {
     const rec = this.recording;
-    return rec && !this.dirty && asksForInput(rec, this.position) ? (rec.input_wanted?.prompt ?? '') : null;
+    if (!rec || this.dirty || !rec.input_wanted) return null;
+    return this.waitingForInput || asksForInput(rec, this.position) ? rec.input_wanted.prompt : null;
   });
 
   /** input() typed live: the line joins the program's input (the share link replays it), the
-   * program runs again with it, and the debugger steps over the line that called input() (which
-   * reads it now). Python runs each program from its start, so this is a deterministic replay. */
+   * program runs again with it, and the move that waited goes on from where it started, as if the
+   * line had been typed in time: it ends where that move ends (Step over a line that calls a
+   * function that asks: after the line). Python runs each program from its start, so the stops
+   * before input() are the same. From a stop past the input() (the timeline), the debugger steps
+   * over the line that called it. */
   async answerInput(line: string): Promise<boolean> {
     const rec = this.recording;
     const wanted = rec?.input_wanted;
     if (!rec || !wanted || this.inputAsked === null || this.busy) return false;
-    const stop = inputLineStop(rec, wanted.at);
+    const wait = this.waitingForInput ? this.inputWait : null;
+    const from = wait ? wait.from : inputLineStop(rec, wanted.at);
+    const command: Command = wait ? wait.command : { kind: 'step_over' };
     this.program.setInput(withInputLine(this.program.input, line));
     if (!(await this.record(undefined, true))) return false;
-    if (stop >= 0) await this.jump(stop);
-    await this.run({ kind: 'step_over' });
+    if (from >= -1 && from !== this.position) await this.jump(from);
+    await this.run(command);
     return true;
   }
 
@@ -227,6 +248,7 @@ export class Debugger {
 
   /** A toolbar button, a key or the editor's "Run to line". */
   async run(command: Command): Promise<void> {
+    this.inputWait = null;
     if (command.kind === 'restart' || this.dirty || !this.live) {
       const ok = await this.record();
       if (!ok) return;
@@ -242,14 +264,21 @@ export class Debugger {
     const recording = live.recording;
     if (command.kind === 'inv_continue') await live.reverseContinue();
     else await live.act(command);
+    // A forward move that reaches the input() whose line is missing waits at the line that calls
+    // it, as a terminal does (never at the EOFError a run without the line raises).
+    const wait = backwards(command) || live.recording !== recording ? null : inputWaitStop(recording, from, live.position);
+    if (wait !== null) {
+      await live.jump(wait);
+      this.inputWait = { recording, from, command };
+    }
     // Nothing moved (a forward step at the exit, a step back at the entry): nothing to report,
     // so nothing is scored.
     if (live.position === from && live.recording === recording) return;
     this.adopt(live);
     this.moveTo(live.position);
-    // Reverse continue and an exception stop are no single model action: the model starts again
-    // from the stop, as after a jump on the timeline.
-    if (command.kind === 'inv_continue' || live.atExceptionStop) this.emitJump();
+    // Reverse continue, an exception stop and a move waiting for input are no single model
+    // action: the model starts again from the stop, as after a jump on the timeline.
+    if (command.kind === 'inv_continue' || live.atExceptionStop || wait !== null) this.emitJump();
     else if (this.recording) this.emit({ kind: 'action', recording: this.recording, action: command, position: this.position, breakpoints: [...this.program.breakpoints] });
   }
 
@@ -262,6 +291,7 @@ export class Debugger {
   async jump(pos: Position): Promise<void> {
     const live = this.live;
     if (!live || this.busy) return;
+    this.inputWait = null;
     await live.jump(pos);
     this.adopt(live);
     this.moveTo(live.position);

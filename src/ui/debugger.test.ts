@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { Recording } from '../core/trace';
 import { LiveSession } from '../session/liveSession';
 import { STAND_IN_INFO as INFO, standInHost } from '../testing/standInHost';
+import { EngineError } from '../realEngine/client';
+import { loadInProcessHost } from '../realEngine/pythonHost';
 import { Debugger, type DebuggerEvent } from './debugger.svelte';
 import { Program } from './program.svelte';
 
@@ -47,6 +49,9 @@ class StandInEngine {
   fail(i: number, message: string): void {
     this.answers[i]!.reject(new Error(message));
   }
+  failWith(i: number, err: Error): void {
+    this.answers[i]!.reject(err);
+  }
 }
 
 async function started(): Promise<{ debug: Debugger; engine: StandInEngine; events: DebuggerEvent[]; program: Program }> {
@@ -66,6 +71,24 @@ async function started(): Promise<{ debug: Debugger; engine: StandInEngine; even
   expect(debug.engine).toBe('ready');
   return { debug, engine, events, program };
 }
+
+describe('an answer that cannot be trusted', () => {
+  it('is shown as the error, waits for the fresh worker, and runs again only on Restart', async () => {
+    const { debug, engine, program } = await started();
+    const run = debug.record();
+    engine.failWith(0, new EngineError('The run cannot be trusted: events[0].depth is 268435456, outside 0..100000', 'untrusted'));
+    expect(await run).toBe(false);
+    expect(debug.recording).toBeNull();
+    expect(debug.error).toBe('The run cannot be trusted: events[0].depth is 268435456, outside 0..100000');
+    expect(debug.engine).toBe('loading');
+    expect(debug.haltedBy).toBe('limit');
+    // a step does not run it again by itself once Python is back
+    debug.connection.status = 'ready';
+    expect(debug.canDo({ kind: 'step_into' })).toBe(false);
+    expect(debug.canDo({ kind: 'restart' })).toBe(true);
+    expect(program.source).toBe('def f():\n    pass\n');
+  });
+});
 
 describe('Debugger.restoreTo', () => {
   it('marks nothing changed at a restored stop (a reload): the stops before it were never seen', async () => {
@@ -230,5 +253,84 @@ describe('Debugger: reverse continue and exception stops', () => {
     await debug.run({ kind: 'continue' });
     expect(debug.position).toBe(EVENTS.length);
     expect(debug.atExceptionStop).toBe(false);
+  });
+});
+
+describe('input() that waits like a terminal (issue 46)', () => {
+  const ASKS = 'def ask():\n    return input("Name? ")\n\nname = ask()\nprint("Hello", name)\n';
+
+  async function realDebugger(source: string): Promise<{ debug: Debugger; program: Program; events: DebuggerEvent[] }> {
+    const host = await loadInProcessHost();
+    const program = new Program([]);
+    program.source = source;
+    program.call = '';
+    const debug = new Debugger(program);
+    const events: DebuggerEvent[] = [];
+    debug.onEvent = (ev) => events.push(ev);
+    await debug.start((onReady) => {
+      onReady(INFO);
+      return Object.assign(Object.create(host) as typeof host, { ready: Promise.resolve(INFO) });
+    });
+    expect(await debug.record()).toBe(true);
+    return { debug, program, events };
+  }
+
+  it('waits at the line that calls input(), with no exception, and goes on with the typed line to where the move ends', async () => {
+    const { debug, program, events } = await realDebugger(ASKS);
+    await debug.run({ kind: 'step_into' });
+    await debug.run({ kind: 'step_into' });
+    expect(debug.view.state).toMatchObject({ event: 'line', line: 4, function: '<module>' });
+    expect(debug.inputAsked).toBeNull();
+    // Step over the line whose call asks for input: it waits inside, where input() is called
+    await debug.run({ kind: 'step_over' });
+    expect(debug.waitingForInput).toBe(true);
+    expect(debug.inputAsked).toBe('Name? ');
+    expect(debug.view.state).toMatchObject({ event: 'line', line: 2, function: 'ask' });
+    expect(debug.view.errorMarker).toBeNull();
+    expect(events.at(-1)?.kind).toBe('jump');
+    // the line typed: the same Step over goes on and ends after the line, in the module
+    expect(await debug.answerInput('Ada')).toBe(true);
+    expect(program.input).toBe('Ada\n');
+    expect(debug.waitingForInput).toBe(false);
+    expect(debug.inputAsked).toBeNull();
+    expect(debug.view.state).toMatchObject({ event: 'line', line: 5, function: '<module>', locals: { name: "'Ada'" } });
+    expect(events.at(-1)).toMatchObject({ kind: 'action', action: { kind: 'step_over' } });
+  }, 120_000);
+
+  it('waits again where Continue meets the next input(), and a move back ends the wait', async () => {
+    const { debug } = await realDebugger('a = input("A? ")\nb = input("B? ")\nprint(a + b)\n');
+    await debug.run({ kind: 'continue' });
+    expect(debug.inputAsked).toBe('A? ');
+    expect(debug.view.state).toMatchObject({ event: 'line', line: 1 });
+    await debug.answerInput('1');
+    expect(debug.inputAsked).toBe('B? ');
+    expect(debug.view.state).toMatchObject({ event: 'line', line: 2, locals: { a: "'1'" } });
+    // a forward move while waiting still waits; a move back leaves the wait
+    await debug.run({ kind: 'step_into' });
+    expect(debug.waitingForInput).toBe(true);
+    await debug.run({ kind: 'inv_step_into' });
+    expect(debug.waitingForInput).toBe(false);
+    expect(debug.inputAsked).toBeNull();
+    await debug.run({ kind: 'continue' });
+    await debug.answerInput('2');
+    expect(debug.view.state).toMatchObject({ event: 'exit', status: 'normal' });
+    expect(debug.view.state?.event === 'exit' && debug.view.state.stdout).toBe('A? 1\nB? 2\n12\n');
+  }, 120_000);
+});
+
+describe('the footer\'s load time', () => {
+  it('is measured once: a worker started again later does not change it', async () => {
+    const program = new Program([]);
+    const debug = new Debugger(program);
+    let ready: (info: typeof INFO) => void = () => undefined;
+    await debug.start((onReady) => {
+      ready = onReady;
+      onReady({ ...INFO, loadMs: 21_200 });
+      return standInHost({});
+    });
+    expect(debug.connection.loadMs).toBe(21_200);
+    ready({ ...INFO, loadMs: 508_600 });
+    expect(debug.connection.loadMs).toBe(21_200);
+    expect(debug.connection.info?.loadMs).toBe(508_600);
   });
 });

@@ -40,6 +40,10 @@ describe('debugger views', () => {
 
   it('marks the line an uncaught exception was raised at, and a syntax error where it is', () => {
     expect(errorMarkerOf(rec, tracebackOf(rec))).toEqual({ line: 5, column: 1, message: 'ValueError: 2', kind: 'exception' });
+    // not before the debugger reaches the raise: the mark would tell how the run ends
+    expect(errorMarkerOf(rec, tracebackOf(rec), 3)).toBeNull();
+    expect(errorMarkerOf(rec, tracebackOf(rec), 4)).toMatchObject({ line: 5 });
+    expect(errorMarkerOf(rec, tracebackOf(rec), 6)).toMatchObject({ line: 5 });
     const broken = { ...rec, events: [], exit: { status: 'syntax_error', line: 3, column: 7, message: 'invalid syntax' } } as unknown as Recording;
     expect(errorMarkerOf(broken, [])).toEqual({ line: 3, column: 7, message: 'invalid syntax', kind: 'syntax' });
     expect(errorMarkerOf({ ...rec, exit: { status: 'normal', value: '3' } } as Recording, [])).toBeNull();

@@ -65,19 +65,23 @@ export function watchRowsAt(
   });
 }
 
-/** The line a run failed at, from how it ended and its traceback (null: it did not fail). */
-export function errorMarkerOf(rec: Recording, traceback: readonly TracebackEntry[]): ErrorMarker | null {
+/** The line a run failed at, from how it ended and its traceback (null: it did not fail). An
+ * uncaught exception is marked once the debugger at `pos` has reached the stop where it was raised
+ * (or the end): before that, the mark would tell a pupil how the run ends (issue 46). A syntax
+ * error or a failed start has no stops before it: it is marked at once. */
+export function errorMarkerOf(rec: Recording, traceback: readonly TracebackEntry[], pos: Position = rec.events.length): ErrorMarker | null {
   const exit = rec.exit;
   if (exit.status === 'syntax_error') return { line: exit.line ?? 1, column: exit.column ?? 1, message: exit.message ?? 'SyntaxError', kind: 'syntax' };
   const message = exit.message ?? exit.exc_type ?? 'exception';
   if (exit.status === 'error' && exit.line !== undefined) return { line: exit.line, column: 1, message, kind: 'exception' };
+  if (exit.status !== 'exception') return null;
   const raisedAt = traceback[traceback.length - 1];
-  if (exit.status === 'exception' && raisedAt) return { line: raisedAt.line, column: 1, message, kind: 'exception' };
   // A RecursionError can stop the tracer itself before it records the exception: the line the
   // deepest call had reached is where it was raised.
-  const last = rec.events.at(-1);
-  if (exit.status === 'exception' && last && last.line > 0) return { line: last.line, column: 1, message, kind: 'exception' };
-  return null;
+  const last = rec.events.length - 1;
+  const at = raisedAt ?? (last >= 0 && rec.events[last]!.line > 0 ? { line: rec.events[last]!.line, position: last } : null);
+  if (!at || pos < at.position) return null;
+  return { line: at.line, column: 1, message, kind: 'exception' };
 }
 
 /** The frame picked in the Call stack, when it is not the current one: its line and its locals

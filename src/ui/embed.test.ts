@@ -1,7 +1,7 @@
 // The embed snippet: an iframe of the same link with `embed` in its query, safe to paste as HTML.
 
 import { describe, expect, it } from 'vitest';
-import { embedSnippet, embedUrl, fullAppUrl, isEmbed } from './embed';
+import { embedRunsAtOnce, embedSnippet, embedUrl, fullAppUrl, isEmbed } from './embed';
 
 const PAGE = 'https://example.org/ndb/?backend=wasm#code=H4sI&call=f(1)&in=a%26b&pos=3';
 
@@ -11,6 +11,13 @@ describe('embed', () => {
     expect(isEmbed('?backend=wasm&embed=1')).toBe(true);
     expect(isEmbed('?embed=0')).toBe(false);
     expect(isEmbed('')).toBe(false);
+  });
+
+  it("runs its link at once only inside a frame: opened as a page of its own it asks first", () => {
+    expect(embedRunsAtOnce('?embed=1', true)).toBe(true);
+    expect(embedRunsAtOnce('?embed=1', false)).toBe(false);
+    expect(embedRunsAtOnce('?backend=wasm&embed', false)).toBe(false);
+    expect(embedRunsAtOnce('', true)).toBe(false);
   });
 
   it('points the frame at the same link, with embed added and the hash kept', () => {

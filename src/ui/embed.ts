@@ -2,7 +2,9 @@
 // reading of whether it is such an embed. The snippet points at the page as it is (the share link
 // in its hash holds the program, call, input, breakpoints and position) with `embed` in its query:
 // the embedded page runs the code at once, in a compact layout that fits the frame, and offers
-// "Open in ndb" (the same link without `embed`).
+// "Open in ndb" (the same link without `embed`). Only inside a frame: an `embed` link opened as a
+// page of its own (someone sent it) asks before it runs, as any shared link does
+// (embedRunsAtOnce).
 
 /** The frame the snippet asks for; the embedded layout is made to fit it. */
 export const EMBED_SIZE = { width: 700, height: 500 } as const;
@@ -11,6 +13,13 @@ export const EMBED_SIZE = { width: 700, height: 500 } as const;
 export function isEmbed(query: string): boolean {
   const value = new URLSearchParams(query).get('embed');
   return value !== null && value !== '0' && value !== 'false';
+}
+
+/** Whether the page's link runs without asking: an embed (`?embed`) inside a frame, where the
+ * course page that frames it chose the code. `framed`: the page is not the top-level page
+ * (`window.top !== window`). An embed link opened in a tab of its own is anyone's link: it asks. */
+export function embedRunsAtOnce(query: string, framed: boolean): boolean {
+  return framed && isEmbed(query);
 }
 
 /** The page's URL with `embed` in its query (other query options, e.g. `backend`, kept). */

@@ -4,6 +4,7 @@
 
 import type { LocalsEvaluation, PythonHost } from '../realEngine/engineProtocol';
 import { EngineClient, EngineError, type EngineInfo, type EngineStage } from '../realEngine/client';
+import type { RunMark } from './runMark';
 
 /** What the app asks of the Python engine: the worker client, or a test's stand-in (which may not
  * know how to stop). */
@@ -18,12 +19,19 @@ export type EngineStatus = 'loading' | 'ready' | 'failed';
 export class EngineConnection {
   status = $state<EngineStatus>('loading');
   info = $state.raw<EngineInfo | null>(null);
+  /** How long Python took to load when the page opened: measured once (a worker started again
+   * later, after a Stop or a runaway program, is not the page's load, and a prestarted one counts
+   * its age), so the footer says one number (issue 46). */
+  loadMs = $state<number | null>(null);
   /** How far Python's start has come (while `status` is 'loading'). */
   loadStage = $state<EngineStage | null>(null);
   /** Why the engine could not load (null: it did, or it is still loading). */
   loadError = $state<string | null>(null);
 
   private engine: AppEngine | null = null;
+  /** Marks each recording as a run in progress until the page has drawn it (runMark.ts); null:
+   * nothing is kept across a reload (tests, storage blocked). Set before `start`. */
+  runMark: RunMark | null = null;
   private light: (() => void) | null = null;
   private readonly lightStart = new Promise<void>((resolve) => (this.light = resolve));
 
@@ -34,10 +42,11 @@ export class EngineConnection {
 
   /** Starts the Python engine; resolves false (with the message in loadError) when it cannot load. */
   async start(connect: ConnectEngine = (onReady, onStage) => new EngineClient({ onReady, onStage })): Promise<boolean> {
-    const engine = connect(
+    const made = connect(
       (info) => this.onReady(info),
       (stage) => this.onStage(stage),
     );
+    const engine = this.runMark ? this.runMark.wrap(made) : made;
     this.engine = engine;
     try {
       await engine.ready;
@@ -71,9 +80,10 @@ export class EngineConnection {
     this.engine?.stop?.();
   }
 
-  /** The engine is being replaced after `err`: the buttons wait for the new one. */
+  /** The engine is being replaced after `err` (a run that did not stop, or an answer that failed
+   * its check): the buttons wait for the new one. */
   noteStopped(err: unknown): void {
-    if (err instanceof EngineError && err.kind === 'stopped') this.status = 'loading';
+    if (err instanceof EngineError && (err.kind === 'stopped' || err.kind === 'untrusted')) this.status = 'loading';
   }
 
   /** What a watch expression gives on a model's predicted locals (values.py). */
@@ -106,6 +116,7 @@ export class EngineConnection {
     // For `npm run bench:web`: the time from navigation to the first usable real engine.
     if (performance.getEntriesByName('ndb:engine-ready').length === 0) performance.mark('ndb:engine-ready');
     this.info = info;
+    this.loadMs ??= info.loadMs;
     this.status = 'ready';
   }
 }

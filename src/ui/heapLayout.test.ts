@@ -5,13 +5,13 @@ describe('the heap view', () => {
   it('draws one arrow per name and two into an object two names share', () => {
     const layout = heapLayout({
       refs: [
-        { shown: 'a', object: 1 },
-        { shown: 'b', object: 1 },
-        { shown: 'c', object: 2 },
+        { name: 'a', global: false, object: 1 },
+        { name: 'b', global: false, object: 1 },
+        { name: 'c', global: false, object: 2 },
       ],
       objects: [
-        { id: 1, value: '[1, 2, 3]', names: ['a', 'b'] },
-        { id: 2, value: '[1, 2, 3]', names: ['c'] },
+        { id: 1, value: '[1, 2, 3]', names: [{ name: 'a', global: false }, { name: 'b', global: false }] },
+        { id: 2, value: '[1, 2, 3]', names: [{ name: 'c', global: false }] },
       ],
     });
     expect(layout.rows).toBe(3);

@@ -6,10 +6,15 @@
 // can be overtaken by the next one. Each link loaded gets a number (`loadSeq`); a restore made for
 // an older one stops at its next await and drops the answers it gets. While a restore runs the
 // hash keeps what the link carried; afterwards it follows the session again.
+//
+// A reload never runs by itself what was running when the last page of the tab stopped (RunMark,
+// runMark.ts): the code is shown, with a note that its last run did not finish and a button to run
+// it.
 
 import type { Position } from '../core/trace';
 import type { Edit } from '../core/whatIf';
 import { embedSnippet, fullAppUrl } from './embed';
+import type { RunFlag, RunMark } from './runMark';
 import { decodeHash, encodeHash, type SharedState } from './shareLink';
 
 /** The address bar and the clipboard (the browser's, or a test's). */
@@ -26,9 +31,12 @@ export interface LinkEnvironment {
   /** The hash this tab last wrote, kept across a reload of the tab: opening it again shows the
    * user's own code, which runs without asking. */
   ownHash?: { get(): string | null; set(hash: string): void };
-  /** The page is an embed in a course page (`?embed`): its link is the author's example and runs
-   * at once (debugged code is sandboxed; README, "What debugged code can do"). */
+  /** The page is an embed inside a course page's frame (`?embed`, embed.ts): its link is the
+   * author's example and runs at once. An `?embed` link opened as a page of its own asks first,
+   * as any shared link does. */
   embedded?: boolean;
+  /** Whether a run is in progress, kept across a reload of the tab (runMark.ts). */
+  runFlag?: RunFlag;
 }
 
 /** The recording a restore made: the link's edits and position are applied to it, unless another
@@ -63,6 +71,9 @@ const WRITE_DELAY_MS = 400;
 export class LinkSync {
   /** Code that arrived by link and waits for the user's consent to run. */
   sharedPending = $state(false);
+  /** What waits is the code whose last run did not finish (the page stopped during it): it waits
+   * for the user whoever wrote it. */
+  unfinished = $state(false);
   /** A transient note next to the Share button. */
   shareNote = $state('');
   /** The embed code, shown for copying by hand when the clipboard refused it (null: hidden). */
@@ -86,10 +97,16 @@ export class LinkSync {
 
   private readonly env: LinkEnvironment;
   private readonly host: LinkHost;
+  private readonly marks: RunMark | null;
+  /** The last page of this tab stopped during a run, and the page's first program has not been
+   * shown yet. */
+  private unfinishedAtLoad: boolean;
 
-  constructor(env: LinkEnvironment, host: LinkHost) {
+  constructor(env: LinkEnvironment, host: LinkHost, marks: RunMark | null = null) {
     this.env = env;
     this.host = host;
+    this.marks = marks;
+    this.unfinishedAtLoad = marks?.unfinishedAtLoad ?? false;
   }
 
   /** Loads the page's hash, if it holds a link, and follows later changes of it. False when the
@@ -123,15 +140,35 @@ export class LinkSync {
     // the link adds Python of its own (conditions, watches, edits).
     const addsPython = Object.keys(shared.conditions).length + shared.watches.length + shared.edits.length > 0;
     const own = this.env.ownHash?.get() === hash;
-    this.sharedPending = !this.env.embedded && !own && (!example || addsPython);
+    const unfinished = this.takeUnfinished();
+    this.unfinished = unfinished;
+    this.sharedPending = unfinished || (!this.env.embedded && !own && (!example || addsPython));
     if (!this.sharedPending && this.host.engineReady) void this.restore();
     return true;
   }
 
-  /** The notice's button: the user agrees to run code that came by link. */
+  /** The page opened without a link (its first example is shown): if the last page of the tab
+   * stopped during a run, nothing runs until the user asks. */
+  holdIfUnfinished(): void {
+    if (!this.takeUnfinished()) return;
+    this.unfinished = true;
+    this.sharedPending = true;
+  }
+
+  /** Whether the program about to be shown first is the one that was running when the last page
+   * of the tab stopped; once per page. */
+  private takeUnfinished(): boolean {
+    const was = this.unfinishedAtLoad;
+    this.unfinishedAtLoad = false;
+    return was;
+  }
+
+  /** The notice's button: the user agrees to run code that came by link (or whose last run did
+   * not finish). */
   async runShared(): Promise<void> {
     if (!this.sharedPending) return;
     this.sharedPending = false;
+    this.unfinished = false;
     if (!this.host.engineReady && !(await this.host.waitForEngine())) return;
     await this.restore();
   }
@@ -141,7 +178,9 @@ export class LinkSync {
   restore(): Promise<void> {
     if (this.restoring?.seq === this.loadSeq) return this.restoring.done;
     const seq = this.loadSeq;
-    const done = this.restoreNow(seq).finally(() => {
+    // The whole restore is one run: its edits and its position are drawn before the mark goes.
+    const restoring = this.marks ? this.marks.during(() => this.restoreNow(seq)) : this.restoreNow(seq);
+    const done = restoring.finally(() => {
       if (this.restoring?.seq === seq) this.restoring = null;
       if (seq === this.loadSeq) this.schedule(0);
     });

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Position } from '../core/trace';
 import type { Edit } from '../core/whatIf';
 import { LinkSync, type LinkEnvironment, type LinkHost, type LinkedRun } from './linkSync.svelte';
+import { RunMark, type RunFlag } from './runMark';
 import { decodeHash, encodeHash, type SharedState } from './shareLink';
 
 const EXAMPLE = 'def total(xs):\n    return sum(xs)\n';
@@ -353,6 +354,88 @@ describe("the tab's own link", () => {
     expect(written.length).toBe(1);
     expect(written[0]).toBe(bar.current);
     expect(await decodeHash(written[0]!)).toMatchObject({ source: 'print(2)\n' });
+  });
+});
+
+describe('a reload after a run that did not finish', () => {
+  /** The tab's run flag (sessionStorage in the browser); `on` at load: the last page stopped
+   * during a run. */
+  function flag(on: boolean): RunFlag & { value: boolean; sets: boolean[] } {
+    const f = { value: on, sets: [] as boolean[], get: () => f.value, set: (v: boolean) => (f.sets.push(v), (f.value = v)) };
+    return f;
+  }
+
+  it("shows the tab's own link without running it, says why, and runs it when asked", async () => {
+    const hash = await encodeHash(shared('def f():\n    pass\n'));
+    const { bar, host } = setup(hash);
+    bar.ownHash = { get: () => hash, set: () => undefined };
+    const marks = new RunMark(flag(true), (done) => done());
+    const link = new LinkSync(bar, host, marks);
+    expect(await link.start()).toBe(true);
+    expect(link.sharedPending).toBe(true);
+    expect(link.unfinished).toBe(true);
+    await settle();
+    expect(host.log).toEqual(['show def f']);
+    const running = link.runShared();
+    await settle();
+    expect(link.unfinished).toBe(false);
+    host.recordings[0]!.resolve(true);
+    await running;
+    expect(host.log).toEqual(['show def f', 'check', 'record def f', 'goTo 0']);
+  });
+
+  it('holds even an embed in a frame or a gallery example, and only the first link of the page', async () => {
+    const hash = await encodeHash(shared(EXAMPLE));
+    const { bar, host } = setup(hash);
+    bar.embedded = true;
+    const link = new LinkSync(bar, host, new RunMark(flag(true), (done) => done()));
+    await link.start();
+    expect([link.sharedPending, link.unfinished]).toEqual([true, true]);
+    const running = link.runShared();
+    await settle();
+    host.recordings[0]!.resolve(true);
+    await running;
+    // another link later in the same page is the usual case again
+    bar.navigate(await encodeHash(shared(EXAMPLE, { position: 2 })));
+    await shown(host, 2);
+    expect([link.sharedPending, link.unfinished]).toEqual([false, false]);
+  });
+
+  it('holds the first example of a page opened without a link', async () => {
+    const { host, link } = (() => {
+      const bar = new FakeAddressBar();
+      const host = new FakeSession();
+      return { host, link: new LinkSync(bar, host, new RunMark(flag(true), (done) => done())) };
+    })();
+    expect(await link.start()).toBe(false);
+    link.holdIfUnfinished();
+    expect([link.sharedPending, link.unfinished]).toEqual([true, true]);
+    link.holdIfUnfinished();
+    const running = link.runShared();
+    expect(link.sharedPending).toBe(false);
+    await settle();
+    host.recordings[0]!.resolve(true);
+    await running;
+    expect(host.log).toEqual(['check', 'record ']);
+  });
+
+  it('runs as before when the last page finished its runs, and marks the restore as a run until it is drawn', async () => {
+    const hash = await encodeHash(shared('def f():\n    pass\n'));
+    const { bar, host } = setup(hash);
+    bar.ownHash = { get: () => hash, set: () => undefined };
+    const f = flag(false);
+    const drawn: Array<() => void> = [];
+    const link = new LinkSync(bar, host, new RunMark(f, (done) => drawn.push(done)));
+    await link.start();
+    expect(link.sharedPending).toBe(false);
+    await settle();
+    expect(f.value).toBe(true);
+    host.recordings[0]!.resolve(true);
+    await settle();
+    // answered, but not yet drawn: still marked
+    expect(f.value).toBe(true);
+    for (const done of drawn) done();
+    expect(f.value).toBe(false);
   });
 });
 

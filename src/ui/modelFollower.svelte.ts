@@ -1,7 +1,8 @@
 // The model beside the app's debugger: after each move it asks the session layer's NeuralFollower
 // (src/session/neuralFollower.ts, over the model worker) for the state the model predicted, shows
 // it against the truth and keeps the running scores. It never blocks the real engine: a prediction
-// that arrives after a newer recording, a jump or another mode is dropped.
+// that arrives after a newer recording, a jump or another mode is dropped, and one for a stop the
+// debugger has left since (steps faster than the model) is scored but never shown as current.
 
 import type { Action } from '../core/actions';
 import type { StateComparison } from '../core/compare';
@@ -18,6 +19,9 @@ import type { Mode } from './modes';
 
 export interface ShownPrediction {
   action: Action;
+  /** The stop it was made for: shown only while the debugger stands there. */
+  recording: Recording;
+  position: Position;
   /** The parsed prediction (or why it could not be parsed). */
   state: ParseResult;
   text: string;
@@ -29,6 +33,8 @@ export interface ShownPrediction {
   prefillTokens: number;
   /** How sure the model was of the state and each field. */
   confidence?: Confidence;
+  /** The answer ran past the app's length or time limit and was ended by the decoder. */
+  cut?: true;
   /** Counted in the scores: not when the real state is the entry, the start of the module or the
    * exit, which any answer of the right kind matches (a step back to the entry, Back to call at the
    * module's level, the end of the program). */
@@ -57,11 +63,13 @@ export class ModelFollower {
   totalMs = $state(0);
   states = $state(0);
 
-  /** Told after each move with the model's state beside the truth (null: none was predicted). */
-  onStep: ((action: Action, real: DebugState, shown: ShownPrediction | null) => void) | null = null;
+  /** Told after each move with the model's state beside the truth (null: none was predicted), and
+   * the stop it reached. */
+  onStep: ((action: Action, real: DebugState, shown: ShownPrediction | null, at: { recording: Recording; position: Position }) => void) | null = null;
 
-  private recording: Recording | null = null;
-  private position: Position = 0;
+  /** Where the debugger stands (state: what is current follows it). */
+  private recording = $state.raw<Recording | null>(null);
+  private position = $state<Position>(0);
   private breakpoints: number[] = [];
   private stats = new EvalStats();
   private follower: NeuralFollower | null = null;
@@ -85,6 +93,12 @@ export class ModelFollower {
   get at(): { recording: Recording; position: Position } | null {
     return this.recording ? { recording: this.recording, position: this.position } : null;
   }
+
+  /** The prediction of the stop the debugger stands at (null: none, or it is for a stop left since). */
+  readonly current = $derived.by<ShownPrediction | null>(() => {
+    const p = this.prediction;
+    return p && p.recording === this.recording && p.position === this.position ? p : null;
+  });
 
   setMode(mode: Mode): void {
     if (mode === this.mode) return;
@@ -127,6 +141,9 @@ export class ModelFollower {
       return;
     }
     if (ev.kind === 'rerecorded') {
+      // the same stops, recorded again: the prediction shown stays the current stop's
+      const p = this.prediction;
+      if (p && p.recording === this.recording) this.prediction = { ...p, recording: ev.recording };
       this.recording = ev.recording;
       this.follower?.rerecorded({ recording: ev.recording, position: this.position });
       return;
@@ -204,7 +221,7 @@ export class ModelFollower {
     if (!follower || !this.active) {
       // Still loading: the model predicts this step once it is ready (modelChanged).
       if (this.loader.status === 'loading' && this.mode !== 'real') this.missed = { action, recording: rec, from, to };
-      this.onStep?.(action, real, null);
+      this.onStep?.(action, real, null, { recording: rec, position: to });
       return;
     }
     const history = this.history;
@@ -214,13 +231,16 @@ export class ModelFollower {
     follower
       .follow(action, { recording: rec, position: to })
       .then((step) => {
-        if (history !== this.history || !step) return;
-        this.show(step, real);
-        this.onStep?.(action, real, this.prediction);
+        if (history !== this.history) return;
+        // not predicted (a later step was already queued): the learner's guess is still judged
+        if (!step) return void this.onStep?.(action, real, null, { recording: rec, position: to });
+        this.show(step, real, rec, to);
+        this.onStep?.(action, real, this.prediction, { recording: rec, position: to });
       })
       .catch((err: unknown) => {
         if (err instanceof ModelError && err.kind === 'superseded') return;
         if (history !== this.history) return;
+        this.onStep?.(action, real, null, { recording: rec, position: to });
         this.failure = `The prediction failed: ${err instanceof Error ? err.message : String(err)}`;
         // The model's history may have missed this step: it starts again at the real stop, so
         // the next step is predicted from where the program stands (the message stays until then).
@@ -231,7 +251,7 @@ export class ModelFollower {
       });
   }
 
-  private show(step: FollowedStep, real: DebugState): void {
+  private show(step: FollowedStep, real: DebugState, recording: Recording, position: Position): void {
     const p = step.result;
     if (performance.getEntriesByName('ndb:first-prediction').length === 0) performance.mark('ndb:first-prediction');
     // One mark per state shown, with the model's time for it (`npm run bench:web` reads them).
@@ -239,6 +259,8 @@ export class ModelFollower {
     const scored = isScoredStop(real);
     this.prediction = {
       action: p.action,
+      recording,
+      position,
       state: p.state,
       text: p.text,
       real,
@@ -247,6 +269,7 @@ export class ModelFollower {
       newTokens: p.newTokens,
       prefillTokens: p.prefillTokens,
       ...(p.confidence ? { confidence: p.confidence } : {}),
+      ...(p.closedEarly ? { cut: true as const } : {}),
       scored,
     };
     if (scored) {

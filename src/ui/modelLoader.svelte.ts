@@ -9,8 +9,9 @@ import type { NeuralEnvironment } from './neuralEnvironment';
 import { modelTurnedOff } from './modelQuery';
 
 /** The URL's query picks the backend, the model, the dtype and a cap on the tokens of a state
- * (`?backend=wasm|webgpu&model=NAME&dtype=fp32&max-new-tokens=N`; `?model=none` turns the model
- * off). Shareable, and the tests' hooks. */
+ * (`?backend=wasm|webgpu&model=NAME&dtype=fp32&max-new-tokens=N`: that cap and no time limit in
+ * place of the class's, browserModel.ts CLASS_LIMITS; `?model=none` turns the model off).
+ * Shareable, and the tests' hooks. */
 export function queryOptions(query: string): { backend: Backend | 'auto'; model: string | null; dtype: ModelDtype | null; off: boolean; maxNewTokens: number | null } {
   const q = new URLSearchParams(query);
   const b = q.get('backend');

@@ -44,7 +44,7 @@ export class Neural {
       if (this.loader.status === 'off') this.follower.mode = 'real';
       this.follower.modelChanged();
     };
-    this.follower.onStep = (action, real, shown) => this.teaching.answered(action, real, shown);
+    this.follower.onStep = (action, real, shown, at) => this.teaching.answered(action, real, shown, at);
   }
 
   /** Starts loading the model (see ModelLoader.start); `session` gives the debugger's session. */
@@ -56,7 +56,7 @@ export class Neural {
 
   /** The debugger's report of what it did. */
   onDebugger(ev: DebuggerEvent): void {
-    if (ev.kind === 'action') this.teaching.stepped(ev.action);
+    if (ev.kind === 'action') this.teaching.stepped({ recording: ev.recording, position: ev.position });
     if (ev.kind === 'recorded' || ev.kind === 'cleared') this.teaching.reset();
     if (ev.kind !== 'rerecorded') this.guesses.clear();
     this.follower.onDebugger(ev);
@@ -109,8 +109,9 @@ export class Neural {
   get mode() {
     return this.follower.mode;
   }
+  /** The prediction of the stop the debugger stands at (never one for a stop it has left). */
   get prediction() {
-    return this.follower.prediction;
+    return this.follower.current;
   }
   get predicting() {
     return this.follower.predicting;
@@ -142,8 +143,9 @@ export class Neural {
   set guess(value: LearnerGuess) {
     this.teaching.guess = value;
   }
+  /** Predict first's reveal of the stop the debugger stands at (never one for a stop it has left). */
   get reveal() {
-    return this.teaching.reveal;
+    return this.teaching.revealAt(this.follower.at);
   }
   get learnerScore() {
     return this.teaching.learnerScore;
@@ -151,8 +153,12 @@ export class Neural {
   get modelScore() {
     return this.teaching.modelScore;
   }
-  get lastForward(): Action {
-    return this.teaching.lastForward;
+  /** The move Predict first's Check takes (the learner's choice; Step into at first). */
+  get checkMove(): Action {
+    return this.teaching.move;
+  }
+  setCheckMove(kind: string): void {
+    this.teaching.setMove(kind);
   }
   get candidates() {
     return this.guesses.candidates;
@@ -173,10 +179,11 @@ export class Neural {
     return s.locals;
   }
 
-  /** The line of the predicted state (the editor's ghost marker). */
+  /** The line of the predicted state (the editor's ghost marker): the current stop's only, and
+   * none once the program has ended (no line is running then). */
   get ghostLine(): number | null {
     const p = this.prediction;
-    if (!p || !this.active || 'unparseable' in p.state || p.state.event === 'exit' || p.state.event === 'entry') return null;
+    if (!p || !this.active || p.real.event === 'exit' || 'unparseable' in p.state || p.state.event === 'exit' || p.state.event === 'entry') return null;
     return p.state.line > 0 ? p.state.line : null;
   }
 

@@ -184,7 +184,7 @@ describe('the neural store', () => {
     expect(neural.guessNote).toBe('1 of 2 candidate calls return 6 (5 drawn: 2 not a call, 1 repeated).');
   });
 
-  it('takes Predict first\'s next step (Enter, Check) to the model as a plain object: scored, no error', async () => {
+  it('takes Predict first\'s chosen move (Enter, Check) to the model as a plain object: scored, no error', async () => {
     const worker = new StandInWorker({ predict: () => parsed('line', 2, { n: '3' }) });
     const neural = await ready(worker);
     neural.setPredictFirst(true);
@@ -193,8 +193,13 @@ describe('the neural store', () => {
     await settle();
     neural.onDebugger({ kind: 'action', recording: rec, action: stepInto, position: 1, breakpoints: [] });
     await settle();
-    // Enter in "Your next line" runs the store's own last action again
-    const next = neural.lastForward;
+    // Enter in "Your next line" runs the move the learner chose: Step into until they pick another
+    expect(neural.checkMove).toEqual({ kind: 'step_into' });
+    neural.setCheckMove('step_over');
+    neural.setCheckMove('inv_step_into'); // not a move a guess is checked with: ignored
+    expect(neural.checkMove).toEqual({ kind: 'step_over' });
+    neural.setCheckMove('step_into');
+    const next = neural.checkMove;
     expect(() => structuredClone(next)).not.toThrow();
     neural.onDebugger({ kind: 'action', recording: rec, action: next, position: 2, breakpoints: [] });
     await settle();
@@ -249,4 +254,47 @@ describe('the neural store', () => {
     expect(neural.prediction?.comparison.match).toBe(true);
     expect(neural.scores).toEqual([expect.objectContaining({ kind: 'step_into', n: 1, exact: 1 })]);
   });
+
+  it('never shows a prediction or a reveal for a stop the debugger has left, and no marker at the end (issue 46)', async () => {
+    const worker = new HeldSteps({ predict: () => parsed('line', 2, { n: '3' }) });
+    const neural = await ready(worker);
+    neural.setPredictFirst(true);
+    const rec = recording('double(3)');
+    neural.onDebugger({ kind: 'recorded', recording: rec, position: 0, breakpoints: [] });
+    await settle();
+    neural.guess = { line: 2, value: 'n = 3' };
+    neural.onDebugger({ kind: 'action', recording: rec, action: stepInto, position: 1, breakpoints: [] });
+    // a second step before the model answered the first
+    neural.onDebugger({ kind: 'action', recording: rec, action: stepInto, position: 2, breakpoints: [] });
+    worker.answerOne();
+    await settle();
+    // the first step's answer came: scored, but it is not the stop the debugger stands at
+    expect(neural.scores).toEqual([expect.objectContaining({ kind: 'step_into', n: 1, exact: 1 })]);
+    expect(neural.prediction).toBeNull();
+    expect(neural.ghostLine).toBeNull();
+    expect(neural.reveal).toBeNull();
+    expect(neural.learnerScore).toMatchObject({ lines: 1, line: 1 });
+    worker.answerOne();
+    await settle();
+    expect(neural.prediction?.position).toBe(2);
+    expect(neural.reveal?.truth.line).toBe(3);
+    // the end of the program: the model's line is not marked once no line runs
+    neural.onDebugger({ kind: 'action', recording: rec, action: { kind: 'continue' }, position: 4, breakpoints: [] });
+    worker.answerOne();
+    await settle();
+    expect(neural.prediction?.real.event).toBe('exit');
+    expect(neural.ghostLine).toBeNull();
+  });
 });
+
+/** A stand-in worker that answers steps only when told, one at a time, in order. */
+class HeldSteps extends StandInWorker {
+  private held: Array<() => void> = [];
+  override postMessage(req: ModelRequest): void {
+    if (req.type !== 'step') return super.postMessage(req);
+    this.held.push(() => super.postMessage(req));
+  }
+  answerOne(): void {
+    this.held.shift()?.();
+  }
+}

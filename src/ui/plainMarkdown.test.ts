@@ -33,4 +33,8 @@ describe('escapeMarkdown', () => {
   it('makes an untrusted hover message', () => {
     expect(plainHover('a [b](c)')).toEqual({ value: 'a \\[b\\]\\(c\\)', isTrusted: false, supportHtml: false, supportThemeIcons: false });
   });
+
+  it('shows a bidirectional override as an escape, never applied', () => {
+    expect(shown(plainHover('bad \u202evalue\r\nnext').value)).toBe('bad \\u202evalue\nnext');
+  });
 });

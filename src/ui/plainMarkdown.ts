@@ -4,7 +4,9 @@
 // only ones Markdown's syntax is made of, is escaped with a backslash (CommonMark lets any of them
 // be), which also keeps bare URLs, `www.` and e-mail addresses from becoming links; newlines are
 // kept as line breaks. Monaco is told the text is untrusted: no HTML, no command links, no icons.
+// Bidirectional and invisible characters are written as escapes first (core/terminalText.ts).
 
+import { visibleText } from '../core/terminalText';
 import type { monaco } from './monaco';
 
 const PUNCTUATION = /[!-/:-@[-`{-~]/g;
@@ -18,7 +20,7 @@ export function escapeMarkdown(text: string): string {
     .join('\\\n');
 }
 
-/** A hover message that shows `text` as plain text. */
+/** A hover message that shows `text` as plain text, its invisible characters escaped. */
 export function plainHover(text: string): monaco.IMarkdownString {
-  return { value: escapeMarkdown(text), isTrusted: false, supportHtml: false, supportThemeIcons: false };
+  return { value: escapeMarkdown(visibleText(text.replace(/\r\n?/g, '\n'))), isTrusted: false, supportHtml: false, supportThemeIcons: false };
 }

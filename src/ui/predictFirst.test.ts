@@ -47,4 +47,27 @@ describe('Predict first', () => {
     expect(r.model?.value).toBe('not a program state');
     expect(r.model?.line).toBeNull();
   });
+
+  it('marks the same value the same for the learner and the model: one comparison (issue 46)', () => {
+    const marks: DebugState = { event: 'line', line: 3, function: '<module>', depth: 0, locals: { marks: '[12, 15, 9]', total: '0' }, stdout: '' };
+    // the model has marks right and total wrong: its whole state is wrong, its marks are not
+    const m = model('<|line_sep|>3<|src_sep|>x<|arg_sep|>{"marks":"[12, 15, 9]","total":"12"}', marks);
+    expect(m.comparison.match).toBe(false);
+    const named = revealOf(step, { line: 3, value: 'marks = [12, 15, 9]' }, marks, m);
+    expect(named.learner.valueOk).toBe(true);
+    expect(named.model).toMatchObject({ value: 'marks = [12, 15, 9]', valueOk: true });
+    // a bare value asks about the variable that holds it: the model answers for that one
+    const bare = revealOf(step, { line: 3, value: '[12, 15, 9]' }, marks, m);
+    expect(bare.learner.valueOk).toBe(true);
+    expect(bare.model).toMatchObject({ value: 'marks = [12, 15, 9]', valueOk: true });
+    // wrong for both where both are wrong
+    const wrong = revealOf(step, { line: 3, value: 'total = 12' }, marks, m);
+    expect(wrong.learner.valueOk).toBe(false);
+    expect(wrong.model).toMatchObject({ value: 'total = 12', valueOk: false });
+    // a return value, guessed bare: the model's predicted value, by the same rule
+    const ret: DebugState = { event: 'return', line: 5, function: 'f', depth: 1, locals: { s: '6' }, value: '6', stdout: '' };
+    const r = revealOf(step, { line: 5, value: '6' }, ret, model('<|return_sep|>5<|src_sep|>x<|value_sep|>6', ret));
+    expect(r.learner.valueOk).toBe(true);
+    expect(r.model).toMatchObject({ value: '6', valueOk: true });
+  });
 });

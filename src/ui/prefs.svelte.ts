@@ -1,7 +1,8 @@
 // What the page remembers across a reload, beside the share link (which holds the program): the
-// model's Mode, Predict first, exception stops, and the panels folded away. Kept in the browser's storage for this
+// model's Mode, Predict first, exception stops, the panels folded away, the theme and the text size. Kept in the browser's storage for this
 // origin (browser.ts); a blocked storage just forgets.
 
+import { fontSizeOf, themeChoiceOf, type ThemeChoice } from './appearance';
 import { modeOf, type Mode } from './modes';
 
 /** Where the preferences are kept (the browser's localStorage, or a test's). */
@@ -19,6 +20,10 @@ export interface PrefsData {
   heapView?: boolean;
   /** Panels by name (`callstack`, `output`, …): true when folded away. */
   folded?: Record<string, boolean>;
+  /** The theme picked (absent: the system's). */
+  theme?: ThemeChoice;
+  /** The editor's font size in pixels (the panels' text scales with it). */
+  fontSize?: number;
 }
 
 /** Whatever the storage holds, only well-formed preferences are kept. */
@@ -30,7 +35,7 @@ export function parsePrefs(text: string | null): PrefsData {
     return {};
   }
   if (!raw || typeof raw !== 'object') return {};
-  const { mode, predictFirst, exceptionStops, heapView, folded } = raw as Record<string, unknown>;
+  const { mode, predictFirst, exceptionStops, heapView, folded, theme, fontSize } = raw as Record<string, unknown>;
   const out: PrefsData = {};
   const saved = modeOf(mode);
   if (saved) out.mode = saved;
@@ -42,6 +47,10 @@ export function parsePrefs(text: string | null): PrefsData {
     for (const [name, value] of Object.entries(folded as Record<string, unknown>)) if (typeof value === 'boolean') f[name] = value;
     out.folded = f;
   }
+  const choice = themeChoiceOf(theme);
+  if (choice) out.theme = choice;
+  const size = fontSizeOf(fontSize);
+  if (size !== undefined) out.fontSize = size;
   return out;
 }
 
@@ -70,6 +79,14 @@ export class Prefs {
     return this.data.heapView;
   }
 
+  get theme(): ThemeChoice | undefined {
+    return this.data.theme;
+  }
+
+  get fontSize(): number | undefined {
+    return this.data.fontSize;
+  }
+
   /** Whether the panel `name` was folded away (undefined: the user never folded or unfolded it). */
   folded(name: string): boolean | undefined {
     return this.data.folded?.[name];
@@ -89,6 +106,14 @@ export class Prefs {
 
   setHeapView(on: boolean): void {
     this.save({ ...this.data, heapView: on });
+  }
+
+  setTheme(theme: ThemeChoice): void {
+    this.save({ ...this.data, theme });
+  }
+
+  setFontSize(fontSize: number): void {
+    this.save({ ...this.data, fontSize });
   }
 
   setFolded(name: string, folded: boolean): void {

@@ -34,10 +34,25 @@ describe('prefs', () => {
     expect(after.heapView).toBe(true);
   });
 
+  it('keeps the theme and the text size across a reload', () => {
+    const storage = memory();
+    const before = new Prefs(storage);
+    expect(before.theme).toBeUndefined();
+    expect(before.fontSize).toBeUndefined();
+    before.setTheme('contrast');
+    before.setFontSize(20);
+    const after = new Prefs(storage);
+    expect(after.theme).toBe('contrast');
+    expect(after.fontSize).toBe(20);
+  });
+
   it('drops what is not a preference', () => {
     expect(parsePrefs('not json')).toEqual({});
     expect(parsePrefs('[1]')).toEqual({});
     expect(parsePrefs('{"mode":"fast","predictFirst":"yes","heapView":1,"folded":{"a":true,"b":1}}')).toEqual({ folded: { a: true } });
+    // a theme that is not one of the four, a size not offered
+    expect(parsePrefs('{"theme":"neon","fontSize":13}')).toEqual({});
+    expect(parsePrefs('{"theme":"dark","fontSize":"16"}')).toEqual({ theme: 'dark' });
   });
 
   it('works without storage', () => {

@@ -31,15 +31,21 @@ export interface PythonEditor {
   dispose(): void;
 }
 
-export function createPythonEditor(M: typeof monaco, host: HTMLElement, value: string, on: EditorHandlers): PythonEditor {
+/** How the editor looks when it is made (the component updates both later). */
+export interface EditorLook {
+  fontSize: number;
+  theme: string;
+}
+
+export function createPythonEditor(M: typeof monaco, host: HTMLElement, value: string, look: EditorLook, on: EditorHandlers): PythonEditor {
   const ed = M.editor.create(host, {
     value,
     language: 'python',
-    theme: 'vs',
+    theme: look.theme,
     glyphMargin: true,
     lineNumbersMinChars: 3,
     minimap: { enabled: false },
-    fontSize: 14,
+    fontSize: look.fontSize,
     fontFamily: "ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace",
     scrollBeyondLastLine: false,
     automaticLayout: true,

@@ -10,6 +10,7 @@ import { Debugger, type Command, type CommandKind, type ConnectEngine } from './
 import type { Example } from './examples';
 import { LinkSync, type LinkEnvironment, type LinkHost } from './linkSync.svelte';
 import { Program } from './program.svelte';
+import { RunMark } from './runMark';
 import { statusKind, statusNote, statusText, type StatusInput } from './status';
 import { WhatIf } from './whatIf.svelte';
 
@@ -33,7 +34,10 @@ export class Session {
     this.program = new Program(options.examples);
     this.debug = new Debugger(this.program);
     this.whatIf = new WhatIf(this.program, this.debug);
-    this.link = new LinkSync(options.link, this.linkHost());
+    // Read before anything runs: whether the last page of this tab stopped during a run.
+    const marks = options.link.runFlag ? new RunMark(options.link.runFlag) : null;
+    this.debug.connection.runMark = marks;
+    this.link = new LinkSync(options.link, this.linkHost(), marks);
     this.debug.onMove = () => this.link.schedule(0);
   }
 
@@ -58,6 +62,7 @@ export class Session {
     error: this.debug.error,
     busy: this.debug.busy,
     sharedPending: this.link.sharedPending,
+    unfinished: this.link.unfinished,
     recording: this.debug.recording,
     state: this.debug.view.state,
     position: this.debug.position,
@@ -69,6 +74,7 @@ export class Session {
     loadStage: this.debug.connection.loadStage,
     limits: this.debug.recordedLimits,
     framed: this.embedded,
+    inputWaiting: this.debug.waitingForInput,
   }));
   readonly statusText = $derived(statusText(this.statusInput));
   readonly statusNote = $derived(statusNote(this.statusInput));
@@ -78,7 +84,10 @@ export class Session {
   async start(connect?: ConnectEngine): Promise<void> {
     const started = this.debug.start(connect);
     const fromLink = await this.link.start();
-    if (!fromLink) this.selectExample(this.program.examples[0]?.id ?? '', false);
+    if (!fromLink) {
+      this.selectExample(this.program.examples[0]?.id ?? '', false);
+      this.link.holdIfUnfinished();
+    }
     if (!(await started)) return;
     if (!this.link.sharedPending && this.debug.recording === null) await this.link.restore();
   }
@@ -87,6 +96,7 @@ export class Session {
     if (!this.program.selectExample(id)) return;
     this.hint = null;
     this.link.sharedPending = false;
+    this.link.unfinished = false;
     this.debug.error = null;
     this.link.schedule();
     if (run && this.debug.engine === 'ready') void this.debug.record();

@@ -53,6 +53,7 @@ describe('statusText', () => {
     expect(statusText({ ...at(rec, 1), error: 'Stopped.' })).toBe('Stopped.');
     expect(statusText({ ...at(rec, 1), busy: true, sharedPending: true })).toBe('Running the program… (Stop ends it)');
     expect(statusText({ ...idle, sharedPending: true })).toMatch(/^Shared code is shown but has not run/);
+    expect(statusText({ ...idle, sharedPending: true, unfinished: true })).toMatch(/^The last run of this code did not finish, so it was not run again\. Press "Run it again"/);
     expect(statusText(idle)).toBe('Press Step into to start.');
   });
 });
@@ -79,7 +80,9 @@ describe('statusNote', () => {
 
   it('names a run cut short before the edits in force, and the edits before a condition that raised', () => {
     const cut = recording([event(1), event(2)], { status: 'budget', message: 'Stopped: the event budget is used up' });
-    expect(statusNote(at(cut, 1, { edits: [{ at: 0, name: 'n', expr: '4' }] }))).toBe('This run was cut off at event 2 (the event budget): you can step through what was recorded.');
+    expect(statusNote(at(cut, 1, { edits: [{ at: 0, name: 'n', expr: '4' }] }))).toBe('The recording ends after this step: the run was cut off here (the event budget).');
+    // Before its last step nothing tells how the run ends.
+    expect(statusNote(at(cut, 0))).toBeNull();
     // At the exit the status line says it already.
     expect(statusNote(at(cut, 2))).toBeNull();
     const raised = recording([event(1), event(2, { hit: true, hit_error: 'NameError' })]);
@@ -167,13 +170,14 @@ describe('the end of a run', () => {
     expect(statusText(at(slow, 40))).toMatch(/^The run was cut off at event 40 in <module>, line 3 \(the time limit of 8 s\)\. It may still finish/);
     const stopped = recording(loop(3, (i) => ({ i: String(i) })), { status: 'timeout', message: 'Stopped as you asked' });
     expect(statusText(at(stopped, 3))).toBe('Stopped as you asked, at event 3 in <module>, line 2.');
-    expect(statusNote(at(stopped, 0))).toBe('Stopped as you asked at event 3: you can step through what was recorded.');
+    expect(statusNote(at(stopped, 0))).toBeNull();
+    expect(statusNote(at(stopped, 2))).toBe('The recording ends after this step: you stopped the run here.');
   });
 
   it('writes an exception as a traceback does, not as its repr', () => {
     const raised = recording([event(2, { event: 'exception', value: "ValueError('bad value')" }), event(2, { event: 'return', raising: true, value: "ValueError('bad value')" })]);
     expect(statusText(at(raised, 0))).toBe('exception at line 2 in f: ValueError: bad value');
-    expect(statusText(at(raised, 1))).toBe('f is left by an exception at line 2: ValueError: bad value');
+    expect(statusText(at(raised, 1))).toBe('f stops at line 2 because of an exception, which goes on to its caller: ValueError: bad value');
   });
 
   it('says where input() reads from when it ran out, and how deep a recursion went', () => {
@@ -185,8 +189,49 @@ describe('the end of a run', () => {
     const asking = { ...eof, input_wanted: { at: 1, prompt: 'Name? ' } };
     expect(statusNote(at(asking, 0))).not.toBe(INPUT_ASKED);
     expect(statusNote(at(asking, 1))).toBe(INPUT_ASKED);
+    // waiting at the line that calls input(): says so, with no exception in sight
+    expect(statusText(at(asking, 0, { inputWaiting: true }))).toBe('line 1 in f: waiting for input');
+    expect(statusNote(at(asking, 0, { inputWaiting: true }))).toBe(INPUT_ASKED);
+    expect(statusKind(at(asking, 0, { inputWaiting: true }))).toBe('info');
     expect(statusNote(at(asking, 1, { dirty: true }))).toMatch(/changed/);
     const deep = recording([event(1, { depth: 0 }), event(2, { depth: 996, function: 'down' })], { status: 'exception', exc_type: 'RecursionError', message: 'RecursionError: maximum recursion depth exceeded' });
     expect(statusText(at(deep, 2))).toMatch(/\(after 997 nested calls, the deepest of down at line 2\)$/);
+  });
+});
+
+describe('no spoilers (issue 46)', () => {
+  const module = (events: TraceEvent[], exit: ExitInfo): Recording => ({ ...recording(events, exit), call: '' });
+  const ev = (e: TraceEvent['event'], line: number, extra: Partial<TraceEvent> = {}) => event(line, { event: e, function: '<module>', locals: {}, ...extra });
+
+  it('says where the run is at every stop before the end, never how it ends', () => {
+    const fails = module([ev('call', 0), ev('line', 1), ev('exception', 1, { value: "ZeroDivisionError('division by zero')" }), ev('return', 1, { raising: true, value: "ZeroDivisionError('division by zero')" })], {
+      status: 'exception',
+      exc_type: 'ZeroDivisionError',
+      message: 'ZeroDivisionError: division by zero',
+    });
+    for (const pos of [0, 1]) {
+      expect(statusText(at(fails, pos))).not.toMatch(/ZeroDivisionError|exception|ends/);
+      expect(statusNote(at(fails, pos))).toBeNull();
+    }
+    expect(statusText(at(fails, 2))).toBe('exception at line 1 in <module>: ZeroDivisionError: division by zero');
+    expect(statusText(at(fails, 3))).toBe('the module stops at line 1: nothing caught the exception ZeroDivisionError: division by zero');
+    expect(statusText(at(fails, 4))).toMatch(/^Program ended with an uncaught exception: ZeroDivisionError/);
+  });
+
+  it('says the end of the module in plain words', () => {
+    const ends = module([ev('call', 0), ev('line', 1), ev('return', 1, { value: 'None' })], { status: 'normal' });
+    expect(statusText(at(ends, 2))).toBe('end of the module (line 1): its last line has run');
+    expect(statusText(at(ends, 2))).not.toMatch(/<module>|None/);
+  });
+
+  it('says where a RecursionError that stopped the tracer is raised, and only there', () => {
+    const deep = module([ev('call', 0), ev('line', 4), event(1, { event: 'call', function: 'fact', depth: 1 }), event(2, { function: 'fact', depth: 1 })], {
+      status: 'exception',
+      exc_type: 'RecursionError',
+      message: 'RecursionError: maximum recursion depth exceeded',
+    });
+    expect(statusText(at(deep, 1))).toBe('line 4 in <module>');
+    expect(statusNote(at(deep, 0))).toBeNull();
+    expect(statusText(at(deep, 3))).toBe('line 2 in fact, 2 calls deep: the call on this line raises RecursionError: maximum recursion depth exceeded');
   });
 });

@@ -1,9 +1,11 @@
 // Words for the status line: what the debugger is stopped at, how the program ended, and the
-// note beside it. Pure functions of a snapshot of the session.
+// note beside it. Pure functions of a snapshot of the session. They speak of where the run is,
+// never of how it will end: a lesson's first stop does not give away its exception (issue 46).
 
 import { asksForInput } from '../core/liveInput';
 import type { DebugState } from '../core/state';
 import type { Position, Recording, TraceEvent } from '../core/trace';
+import { unrecordedRaise } from '../core/traceback';
 import type { Edit } from '../core/whatIf';
 import type { EngineStage } from '../realEngine/client';
 import { exceptionText } from './exceptionText';
@@ -23,12 +25,16 @@ export function describeStop(rec: Recording, state: DebugState, limits: RunLimit
     case 'line':
       return `line ${state.line} in ${state.function}`;
     case 'return':
-      if (state.raising) return `${state.function} is left by an exception at line ${state.line}: ${exceptionText(state.value ?? '')}`;
+      if (state.raising && state.function === '<module>')
+        return `the module stops at line ${state.line}: nothing caught the exception ${exceptionText(state.value ?? '')}`;
+      if (state.raising) return `${state.function} stops at line ${state.line} because of an exception, which goes on to its caller: ${exceptionText(state.value ?? '')}`;
       if (state.yielded) {
         return suspension(rec, state.line) === 'await'
           ? `${state.function} awaits, suspended (line ${state.line})`
           : `${state.function} yields ${state.value ?? 'None'} (line ${state.line})`;
       }
+      // The module returns nothing anyone sees: its end is the end of the program's code.
+      if (state.function === '<module>') return `end of the module (line ${state.line}): its last line has run`;
       return `${state.function} returns ${state.value ?? 'None'} (line ${state.line})`;
     case 'exception':
       return `exception at line ${state.line} in ${state.function}: ${exceptionText(state.value ?? '')}`;
@@ -69,8 +75,19 @@ export function describeExit(rec: Recording, limits: RunLimits = DEFAULT_LIMITS)
   }
 }
 
+/** The status while the code whose last run did not finish waits (a reload runs it no more). */
+export const UNFINISHED_RUN = 'The last run of this code did not finish, so it was not run again. Press "Run it again" to run it.';
+
 /** The note where the program asked for a line its input did not have (input() typed live). */
-export const INPUT_ASKED = 'The program asks for a line of input: type it in "Program input", under Output, and press Enter to go on.';
+export const INPUT_ASKED = 'The program is waiting for a line of input: type it in "Program input", under Output, and press Enter to go on.';
+
+/** Where a RecursionError that stopped the tracer itself was raised (core/traceback.ts): the
+ * deepest call's line, whose call ran out of stack. */
+function recursionRaised(rec: Recording, state: DebugState): string {
+  const depth = state.event === 'entry' || state.event === 'exit' ? 0 : state.depth;
+  const where = state.event === 'entry' || state.event === 'exit' ? '' : `line ${state.line} in ${state.function}, ${count(depth + 1)} calls deep: `;
+  return `${where}the call on this line raises ${rec.exit.message ?? 'RecursionError'}`;
+}
 
 /** What a beginner needs beside some uncaught exceptions: where input() reads from, how deep a
  * recursion went. */
@@ -84,18 +101,16 @@ function exceptionHint(rec: Recording): string {
   return '';
 }
 
-/** A warning shown while stepping through a run that did not end normally (null when it did). */
-export function abnormalEnd(rec: Recording): string | null {
-  if (rec.events.length === 0) return null; // the exit message is all there is to see
+/** A note at the last step a run cut off by a limit recorded (null elsewhere, and for every other
+ * run): what comes after it is not recorded. It never tells earlier how a run ends: a pupil finds
+ * that out by stepping (an uncaught exception is said where it happens). */
+export function abnormalEnd(rec: Recording, position: Position): string | null {
+  if (rec.events.length === 0 || position !== rec.events.length - 1) return null;
   switch (rec.exit.status) {
     case 'budget':
-    case 'timeout': {
-      const at = count(rec.events.length);
-      if (cutOffOf(rec)?.byUser) return `Stopped as you asked at event ${at}: you can step through what was recorded.`;
-      return `This run was cut off at event ${at} (${rec.exit.status === 'budget' ? 'the event budget' : 'the time limit'}): you can step through what was recorded.`;
-    }
-    case 'exception':
-      return `This run ends with an uncaught exception: ${rec.exit.message ?? ''}`;
+    case 'timeout':
+      if (cutOffOf(rec)?.byUser) return 'The recording ends after this step: you stopped the run here.';
+      return `The recording ends after this step: the run was cut off here (${rec.exit.status === 'budget' ? 'the event budget' : 'the time limit'}).`;
     default:
       return null;
   }
@@ -110,6 +125,8 @@ export interface StatusInput {
   busy: boolean;
   /** Code that arrived by link waits for consent. */
   sharedPending: boolean;
+  /** What waits is code whose last run did not finish (the page stopped during it). */
+  unfinished?: boolean;
   recording: Recording | null;
   state: DebugState | null;
   position: Position;
@@ -128,6 +145,9 @@ export interface StatusInput {
   limits?: RunLimits;
   /** The page is in a frame (an embed), which cannot be cross-origin isolated: not worth a note. */
   framed?: boolean;
+  /** The program waits at this stop for a line of input (input() typed live): the step the user
+   * took goes on once it is typed. */
+  inputWaiting?: boolean;
 }
 
 const STAGES: Record<EngineStage, string> = {
@@ -150,8 +170,11 @@ export function statusText(s: StatusInput): string {
   if (s.error) return s.engine === 'loading' ? `${s.error} Restarting Python…` : s.error;
   if (s.engine === 'loading') return s.loadStage ? STAGES[s.loadStage] : 'Loading Python (Pyodide)…';
   if (s.busy) return 'Running the program… (Stop ends it)';
+  if (s.sharedPending && s.unfinished) return UNFINISHED_RUN;
   if (s.sharedPending) return 'Shared code is shown but has not run. Press "Run shared code" to run it.';
   if (!s.recording || !s.state) return 'Press Step into to start.';
+  if (s.inputWaiting && !s.dirty) return `${describeStop(s.recording, s.state, s.limits)}: waiting for input`;
+  if (!s.dirty && unrecordedRaise(s.recording) === s.position) return recursionRaised(s.recording, s.state);
   return describeStop(s.recording, s.state, s.limits);
 }
 
@@ -166,8 +189,8 @@ export function statusNote(s: StatusInput): string | null {
       : null;
   if (s.engine !== 'ready' || s.busy || s.sharedPending || !s.recording) return isolation;
   if (s.dirty) return 'The code, the call or the input changed: the next action runs the program again.';
-  if (asksForInput(s.recording, s.position)) return INPUT_ASKED;
-  return (s.position < s.recording.events.length ? abnormalEnd(s.recording) : null) ?? editsNote(s.edits) ?? conditionNote(s) ?? isolation;
+  if (s.inputWaiting || asksForInput(s.recording, s.position)) return INPUT_ASKED;
+  return abnormalEnd(s.recording, s.position) ?? editsNote(s.edits) ?? conditionNote(s) ?? isolation;
 }
 
 export function statusKind(s: StatusInput): StatusKind {

@@ -6,9 +6,10 @@ import { frameArguments } from '../core/frameArgs';
 import { NO_OBJECTS, objectsAt, type ObjectsView } from '../core/objects';
 import { changedLocals, stateAt, type DebugState, type EventState, type StackFrame } from '../core/state';
 import type { Position, Recording, TraceEvent } from '../core/trace';
-import { tracebackOf, type TracebackEntry } from '../core/traceback';
+import { tracebackOf, unrecordedRaise, type TracebackEntry } from '../core/traceback';
 import { currentLineOf, errorMarkerOf, framesShown, frameViewOf, lastReachedAt, watchRowsAt, type ErrorMarker, type FrameView, type WatchRow } from './debuggerViews';
 import { cutOffOf, type CutOff } from './runEnd';
+import { hasOwnName, own } from '../core/names';
 
 /** What the view reads from the debugger and the program. */
 export interface StopSource {
@@ -50,7 +51,7 @@ export class StopView {
   /** The traceback of a run that ended with an uncaught exception (outermost frame first). */
   readonly traceback = $derived.by<TracebackEntry[]>(() => this.at.recording ? tracebackOf(this.at.recording) : []);
 
-  readonly errorMarker = $derived.by<ErrorMarker | null>(() => this.at.recording ? errorMarkerOf(this.at.recording, this.traceback) : null);
+  readonly errorMarker = $derived.by<ErrorMarker | null>(() => this.at.recording ? errorMarkerOf(this.at.recording, this.traceback, this.at.position) : null);
 
   /** The frame picked in the Call stack, when it is not the current one: its line and its locals
    * as they were when it last ran (at its call of the frame above it). */
@@ -84,15 +85,20 @@ export class StopView {
     if (!rec || this.frameView || pos < 0 || pos >= rec.events.length || this.compareWith < 0) return out;
     const now = rec.events[pos]!.globals ?? {};
     const before = rec.events[this.compareWith]?.globals ?? {};
-    for (const [name, value] of Object.entries(now)) if (before[name] !== value) out.add(name);
+    for (const [name, value] of Object.entries(now)) if (!hasOwnName(before, name) || own(before, name) !== value) out.add(name);
     return out;
   });
 
   /** Each live frame's arguments, as it was called (frame id → `n=6`). */
   readonly frameArgs = $derived.by<Map<number, string>>(() => this.at.recording ? frameArguments(this.at.recording, this.at.position) : new Map());
 
-  /** The line the editor highlights, with the kind of stop. */
-  readonly currentLine = $derived(currentLineOf(this.state));
+  /** The line the editor highlights, with the kind of stop (an exception's where a RecursionError
+   * that stopped the tracer was raised: core/traceback.ts). */
+  readonly currentLine = $derived.by(() => {
+    const line = currentLineOf(this.state);
+    const rec = this.at.recording;
+    return line && rec && unrecordedRaise(rec) === this.at.position ? { ...line, kind: 'exception' as const } : line;
+  });
 
   /** Shows a caller's frame (its line and locals), or with null the current one again. */
   selectFrame(frame: number | null): void {

@@ -15,7 +15,8 @@ export function registerEvaluate(server: McpServer, deps: ToolDeps): void {
       description:
         "Evaluates a Python expression in the stopped frame (frame 0, the innermost) or a caller's (frame 1, 2, … as stack lists " +
         "them), as it was at this stop: e.g. \"lo + hi\", \"len(items)\", \"items[mid] > target\". Returns the value's repr; an " +
-        'exception it raises is the tool error. Nothing changes: the program is run again to the same stop to evaluate it.',
+        'exception it raises is the tool error. Nothing changes: the program is run again to the same stop and the expression is ' +
+        'evaluated once there (what it changes, e.g. a list it appends to, is gone after; a caller\'s frame as it is at this stop).',
       inputSchema: {
         session: sessionArg,
         expression: z.string().min(1).max(2_000).describe('A Python expression'),

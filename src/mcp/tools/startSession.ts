@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { SERVER_LIMIT_CEILING } from '../../core/limits';
+import { WAIT_NOTICE_MS, waitingText, withEngineWaits } from '../../realEngine/engineWait';
 import { ENGINES, LIVE_LIMITS, LiveSession } from '../../session/liveSession';
 import { withConditionErrors } from '../../session/breakpointSpecs';
 import { EXCEPTION_MODES, type ExceptionMode } from '../../session/exceptionStops';
@@ -40,7 +41,7 @@ export function registerStartSession(server: McpServer, deps: ToolDeps): void {
         'its own previous ones; each state says predicted true/false) or "both" ({real, neural, match}). `max_events` and `timeout_s` ' +
         `bound the run (defaults ${LIVE_LIMITS.maxEvents} events and ${LIVE_LIMITS.timeLimit} s; at most ${MAX_EVENTS_CEILING} and ${TIMEOUT_CEILING_S}). ` +
         'Returns the session id, the first state (event, line, function, depth, locals as reprs, value at returns, stdout new since the ' +
-        'last answer) and the breakpoints as verified.',
+        'last answer) and the breakpoints as verified; `note` says when the start waited for a Python engine.',
       inputSchema: {
         code: z.string().max(MAX_CODE_CHARS).optional().describe('The Python source (or give path)'),
         path: z.string().max(4_096).optional().describe("A .py file under the server's roots (ndb mcp --root DIR; default its working directory)"),
@@ -61,6 +62,7 @@ export function registerStartSession(server: McpServer, deps: ToolDeps): void {
         state: anyObject,
         breakpoints: z.array(breakpointAnswer),
         project: z.object({ files: z.array(z.string()), data: z.array(z.string()), left_out: z.array(z.object({ file: z.string(), reason: z.string() })).optional() }).optional(),
+        note: z.string().optional(),
       },
       annotations: { title: 'Start a debugging session', readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
@@ -76,45 +78,52 @@ export function registerStartSession(server: McpServer, deps: ToolDeps): void {
       timeout_s?: number;
       stdin?: string;
     }) => {
-      if ((args.code === undefined) === (args.path === undefined)) throw new ToolError('give the program as code or as path (one of them)');
-      deps.registry.reserve();
-      const project: Project | undefined = args.path !== undefined ? readProgramFile(args.path, deps.roots) : undefined;
-      const source = project ? project.source : args.code!;
-      const run = project ? projectOptions(project) : { mainFile: 'main.py' };
-      // Its own owner: nothing an earlier session's program left in an interpreter reaches it.
-      const host = (await deps.host()).forOwner(`session-${randomUUID()}`);
-      try {
-        const program = { main: run.mainFile ?? 'main.py', source, ...(run.files ? { files: run.files } : {}), ...(project ? { folder: project.folder } : {}) };
-        const verified: Verified = await verifyBreakpoints(host, program, args.breakpoints ?? []);
-        const engine = (args.engine ?? 'real') as (typeof ENGINES)[number];
-        const model = engine === 'real' ? undefined : await deps.model();
-        const live = await LiveSession.start(host, source, args.call ?? '', {
-          engine,
-          breakpoints: verified.keys,
-          conditions: verified.conditions,
-          file: run.mainFile ?? 'main.py',
-          exceptions: args.exceptions ?? 'none',
-          ...(project ? { folder: project.folder } : {}),
-          limits: {
-            ...run,
-            ...(args.argv?.length ? { argv: args.argv } : {}),
-            ...(args.max_events !== undefined ? { maxEvents: args.max_events } : {}),
-            ...(args.timeout_s !== undefined ? { timeLimit: args.timeout_s } : {}),
-            ...(args.stdin !== undefined ? { stdin: args.stdin } : {}),
-          },
-          ...(model ? { model } : {}),
-        });
-        const id = deps.registry.add(live);
-        return {
-          session: id,
-          state: presentState(deps, id, live),
-          breakpoints: withConditionErrors(verified.report, live.program, live.recording),
-          ...(project ? { project: projectSummary(project) } : {}),
-        };
-      } catch (err) {
-        await host.release(); // a session that never started keeps no interpreter
-        throw err;
-      }
+      // A start that waits for a Python engine (still loading, or every one busy) says so.
+      const { result, waitedMs } = await withEngineWaits(
+        () => undefined,
+        async () => {
+          if ((args.code === undefined) === (args.path === undefined)) throw new ToolError('give the program as code or as path (one of them)');
+          deps.registry.reserve();
+          const project: Project | undefined = args.path !== undefined ? readProgramFile(args.path, deps.roots) : undefined;
+          const source = project ? project.source : args.code!;
+          const run = project ? projectOptions(project) : { mainFile: 'main.py' };
+          // Its own owner: nothing an earlier session's program left in an interpreter reaches it.
+          const host = (await deps.host()).forOwner(`session-${randomUUID()}`);
+          try {
+            const program = { main: run.mainFile ?? 'main.py', source, ...(run.files ? { files: run.files } : {}), ...(project ? { folder: project.folder } : {}) };
+            const verified: Verified = await verifyBreakpoints(host, program, args.breakpoints ?? []);
+            const engine = (args.engine ?? 'real') as (typeof ENGINES)[number];
+            const model = engine === 'real' ? undefined : await deps.model();
+            const live = await LiveSession.start(host, source, args.call ?? '', {
+              engine,
+              breakpoints: verified.keys,
+              conditions: verified.conditions,
+              file: run.mainFile ?? 'main.py',
+              exceptions: args.exceptions ?? 'none',
+              ...(project ? { folder: project.folder } : {}),
+              limits: {
+                ...run,
+                ...(args.argv?.length ? { argv: args.argv } : {}),
+                ...(args.max_events !== undefined ? { maxEvents: args.max_events } : {}),
+                ...(args.timeout_s !== undefined ? { timeLimit: args.timeout_s } : {}),
+                ...(args.stdin !== undefined ? { stdin: args.stdin } : {}),
+              },
+              ...(model ? { model } : {}),
+            });
+            const id = deps.registry.add(live);
+            return {
+              session: id,
+              state: presentState(deps, id, live),
+              breakpoints: withConditionErrors(verified.report, live.program, live.recording),
+              ...(project ? { project: projectSummary(project) } : {}),
+            };
+          } catch (err) {
+            await host.release(); // a session that never started keeps no interpreter
+            throw err;
+          }
+        },
+      );
+      return waitedMs >= WAIT_NOTICE_MS ? { ...result, note: `ndb was ${waitingText(Math.round(waitedMs / 1000))} before this session started` } : result;
     },
   );
 }

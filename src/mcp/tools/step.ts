@@ -15,7 +15,7 @@ export function registerStep(server: McpServer, deps: ToolDeps): void {
       description:
         'Moves the session by one debugger action and returns the new state (stdout: only the output written since the last answer; ' +
         'stdout_length: all of it). At the end the state is {"event": "exit", "status": …} (an uncaught exception adds traceback, ' +
-        'outermost frame first; status budget or timeout for a run cut off: raise max_events or timeout_s in start_session); ' +
+        'outermost frame first; sys.exit(N) is status normal with exit_code N; status budget or timeout for a run cut off: raise max_events or timeout_s in start_session); ' +
         'stepping back from there works. inv_continue goes back to the previous stop on a breakpoint (else the first event; ' +
         'reason says which). With exception stops on (start_session\'s exceptions), a move that stops where an exception is ' +
         'raised says reason "exception". A breakpoint:LINE on a line without code is refused.',
