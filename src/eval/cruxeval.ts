@@ -13,6 +13,7 @@ import type { PythonHost } from '../realEngine/pythonHost';
 import { cruxBaselines, returnsOutput } from './cruxBaselines';
 import type { CruxItem } from './items';
 import { CRUX_RUN_LIMITS } from '../core/limits';
+import { seededRandom, seedOf } from '../util/seededRandom';
 
 /** What the model is asked: f's output, at once (step_return) or by way of the line that returns
  * (breakpoint); or f's input (inv_step_call). */
@@ -81,19 +82,6 @@ export async function evalCruxeval(
   };
 }
 
-/** A seeded generator (mulberry32) so that a checked evaluation samples the same calls each run. */
-function seeded(text: string): () => number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  let a = h >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Answer {
   ok: boolean;
@@ -154,7 +142,7 @@ async function predictInput(model: LoadedModel, engine: PythonHost, item: CruxIt
     return candidate === args ? ok : returnsOutput(engine, item, candidate);
   };
   if (await check(args)) return { ok, predicted: args, verified: { passed: true, predicted: args, tried } };
-  const random = seeded(item.id);
+  const random = seededRandom(seedOf(item.id));
   for (let i = 1; i < verify; i++) {
     const sampled = await argumentsOf(engine, (await session.predict({ kind: 'inv_step_call' }, { temperature: VERIFY_TEMPERATURE, random })).state);
     if (await check(sampled)) return { ok, predicted: args, verified: { passed: true, predicted: sampled, tried } };

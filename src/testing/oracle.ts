@@ -5,6 +5,7 @@ import type { Position, Recording } from '../core/trace';
 import { loadNodeEngine, readRepoFile } from '../realEngine/node';
 import { inProcessHost, type PythonHost } from '../realEngine/pythonHost';
 import { installModule, type RealEngine } from '../realEngine/realEngine';
+import { seededRandom } from '../util/seededRandom';
 
 export type Snapshot = Record<string, unknown>;
 
@@ -21,17 +22,8 @@ export async function oracleEngine(): Promise<{ engine: RealEngine; host: Python
   return { engine, host: inProcessHost(engine), runSegments: loadOracle(engine) };
 }
 
-/** mulberry32: a small seeded generator, so that a failing sequence can be replayed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded generator, so that a failing sequence can be replayed. */
+export const rng = seededRandom;
 
 /** FNV-1a: a program's name as a seed. */
 export function hash(text: string): number {
