@@ -1,6 +1,7 @@
 // A lesson in class (issue 23): a program of real length on a laptop (1366×768, 1280×720,
 // 1920×1080) keeps every panel usable; the output follows the program; a generator is told in
-// Python's words (yields, resumes); input() reads the Input field and runs out with EOFError; on a
+// Python's words (yields, resumes); input() reads the Input field and, past its lines, waits for
+// one as a terminal does (issue 46: never an EOFError while stepping); on a
 // phone (390×844) the toolbar stays in reach and shows its names, a tap on a line number sets a
 // breakpoint and a long press asks for its condition; the embed snippet runs in a course page.
 // Leaves lesson-*.png in e2e/screenshots/ to look at.
@@ -185,7 +186,7 @@ describe('a lesson in class', () => {
       assert.equal(text, 'squares returns None (line 3)');
     });
 
-    it('reads input() from the Input field, echoes it, keeps it in the link, and ends with EOFError when it runs out', async () => {
+    it('reads input() from the Input field, echoes it, keeps it in the link, and waits for a line when it runs out', async () => {
       const code = 'name = input("Name? ")\nprint("Hello,", name)\nage = int(input())\nprint(age + 1)\n';
       await runModule(page, code, 'Ada\n41');
       await press(page, 'Continue');
@@ -194,8 +195,15 @@ describe('a lesson in class', () => {
       await page.waitForFunction(() => /[#&]in=Ada%0A41/.test(location.hash), null, { timeout: STEP_TIMEOUT });
       await page.getByLabel('Input', { exact: true }).fill('Ada');
       await press(page, 'Continue');
-      await expectStatus(page, /^Program ended with an uncaught exception: EOFError: EOF when reading a line\. input\(\) found no more lines in the Input field/);
+      await expectStatus(page, /^line 3 in <module>: waiting for input$/);
       assert.equal(await region(page, 'Output').locator('pre').textContent(), 'Name? Ada\nHello, Ada\n');
+      // the line typed, the same Continue goes on to the end
+      const ask = page.getByLabel('Program input');
+      await ask.fill('41');
+      await ask.press('Enter');
+      await idle(page);
+      await expectStatus(page, /^Program finished/);
+      assert.equal(await region(page, 'Output').locator('pre').textContent(), 'Name? Ada\nHello, Ada\n41\n42\n');
     });
 
     it('Predict first: says what is judged, Enter takes the step, a blank guess is not counted; a reload keeps the mode, Predict first and folded panels', async () => {

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { LOAD_TIMEOUT, SCREENSHOTS, STEP_TIMEOUT, button, clickGlyph, idle, openApp, pasteCode, press, status, watchErrors } from './helpers.mjs';
+import { LOAD_TIMEOUT, SCREENSHOTS, STEP_TIMEOUT, button, clickGlyph, clickLine, idle, openApp, pasteCode, press, status, watchErrors } from './helpers.mjs';
 import { useApp } from './setup.mjs';
 
 /** 30 lines: a function of 28, called from the module. */
@@ -32,6 +32,34 @@ const LESSON = [
   'for i in range(3):',
   '    print("warming up", i)',
   'print(fact(4))',
+].join('\n');
+
+/** 24 lines: what a projected lesson shows (the README's screenshot). */
+const REPORT = [
+  'def grade(score):',
+  '    if score >= 90:',
+  '        return "A"',
+  '    if score >= 75:',
+  '        return "B"',
+  '    if score >= 60:',
+  '        return "C"',
+  '    return "F"',
+  '',
+  '',
+  'def report(students):',
+  '    counts = {}',
+  '    best = None',
+  '    for name, score in students:',
+  '        letter = grade(score)',
+  '        counts[letter] = counts.get(letter, 0) + 1',
+  '        if best is None or score > best[1]:',
+  '            best = (name, score)',
+  '        print(f"{name:6} {score:3} {letter}")',
+  '    return counts, best',
+  '',
+  '',
+  'pupils = [("Ada", 93), ("Alan", 71), ("Grace", 58)]',
+  'print(report(pupils))',
 ].join('\n');
 
 const TOOLBAR = ['Step into', 'Step over', 'Step out', 'Continue', 'Step back', 'Step back over', 'Back to call', 'Reverse continue', 'Restart'];
@@ -87,8 +115,10 @@ function editorLines(page) {
       })
       .map((n) => Number(n.textContent))
       .sort((a, b) => a - b);
-    const scroller = document.querySelector('.monaco-editor .monaco-scrollable-element');
-    return { lines, scrolls: scroller.scrollHeight > scroller.clientHeight + 1, height: Math.round(ed.height) };
+    // Monaco scrolls with a slider of its own: as tall as its track when everything is in view
+    const track = document.querySelector('.monaco-editor .scrollbar.vertical').getBoundingClientRect().height;
+    const slider = document.querySelector('.monaco-editor .scrollbar.vertical .slider')?.getBoundingClientRect().height ?? track;
+    return { lines, scrolls: slider < track - 1, height: Math.round(ed.height) };
   });
 }
 
@@ -273,6 +303,7 @@ describe('projector mode', () => {
           ['var(--bad)', 'var(--surface)'], // ✗ and a wrong field's name
           ['var(--ok)', 'var(--surface)'], // ✓
           ['var(--fg)', 'var(--bad-bg)'], // a wrong value, highlighted
+          ['var(--bad)', 'var(--bad-bg)'], // a wrong field's value, in red on its highlight
           ['var(--bad-strong)', 'var(--surface)'], // the reasons a prediction is wrong
           ['var(--bad)', 'var(--error-bg)'],
           ['var(--fg)', 'var(--current-bg)'], // the current line (and frame)
@@ -320,17 +351,31 @@ describe('projector mode', () => {
         await page.waitForTimeout(200);
         await shot(page, `projector-${t.theme}-laptop.png`);
       }
-      // the README's: dark, the panels under the editor folded, the text a size larger
+      await clickGlyph(page, 7);
+      // the README's: a lesson of 24 lines, dark, the panels under the editor folded, the text a size larger
       await pickTheme(page, THEMES[1]);
+      await runModule(page, REPORT);
+      await clickGlyph(page, 17);
+      await press(page, 'Continue');
+      await press(page, 'Continue');
+      await press(page, 'Step over');
+      await expectStatus(page, /^line 19 in report/);
       await setFolded(page, LOWER, true);
       await page.getByRole('button', { name: 'Larger text' }).click();
+      if ((await page.locator('main').getAttribute('data-model')) !== 'failed') {
+        await page.locator('section[aria-label="Prediction"][aria-busy="false"]').waitFor({ timeout: 60_000 });
+      }
+      await clickLine(page, 19); // no selection left from the paste
+      await page.evaluate(() => document.activeElement?.blur());
       await page.waitForTimeout(400);
+      assert.equal((await editorLines(page)).lines.at(-1), 24, 'the whole lesson is on screen at 16 px');
       await assertNoHorizontalOverflow(page);
+      await page.mouse.move(0, 0);
       await shot(page, 'screenshot-projector.png');
       await page.getByRole('button', { name: 'Smaller text' }).click();
       await setFolded(page, LOWER, false);
+      await clickGlyph(page, 17);
       await pickTheme(page, { label: 'System theme', theme: 'light', monaco: 'vs' });
-      await clickGlyph(page, 7);
       assert.deepEqual(errors, []);
     });
 
@@ -379,8 +424,9 @@ describe('projector mode', () => {
         assert.equal(printed.colour, 'rgb(0, 0, 0)');
         assert.equal(printed.page, 'rgb(255, 255, 255)');
       } finally {
-        await page.emulateMedia({ media: 'screen' });
+        await page.emulateMedia({ media: null });
       }
+      // page.pdf prints with the print stylesheet, as the browser's Print does
       mkdirSync(SCREENSHOTS, { recursive: true });
       const pdf = join(SCREENSHOTS, 'handout.pdf');
       await page.pdf({ path: pdf, format: 'A4', printBackground: true });

@@ -117,6 +117,7 @@ for (const size of [
         await press(page, 'Continue');
         await expectStatus(page, /^line 2 in fact, [\d,]+ calls deep: the call on this line raises RecursionError: maximum recursion depth exceeded$/);
         assert.equal(await page.locator('.monaco-editor .ndb-current-exception').count(), 1);
+        assert.match(await region(page, 'Variables').locator('.special').textContent(), /Exception\s*RecursionError: maximum recursion depth exceeded/);
         await shot(page, `round3-recursion-raised-${size.name}.png`);
         await press(page, 'Continue');
         await expectStatus(page, /^Program ended with an uncaught exception: RecursionError/);

@@ -17,6 +17,7 @@ const IMAGES = [
   { name: 'screenshot-lesson-phone.png', docs: 'docs/screenshot-lesson-phone.png', test: 'classroom.test' },
   { name: 'classroom-aliasing-laptop.png', docs: 'docs/screenshot-heap.png', test: 'classroom.test' },
   { name: 'classroom-aliasing-phone.png', docs: 'docs/screenshot-heap-phone.png', test: 'classroom.test' },
+  { name: 'screenshot-projector.png', docs: 'docs/screenshot-projector.png', test: 'projector.test' },
 ];
 
 function run(args) {

@@ -31,7 +31,7 @@ describe('ndb debug FILE with commands on stdin', () => {
       ['> prog.py(4)total()', '-> s += x'],
       ['> prog.py(4)total()', '-> s += x'], // rc: the previous breakpoint stop, the loop's first turn
       ['--Call--', '> prog.py(1)total()', '-> def total(xs):'],
-      ["*** unknown command 'nonsense' (h lists them; p EXPR prints a value)"],
+      ["*** NameError: name 'nonsense' is not defined"],
       ['*** SyntaxError: invalid syntax'],
       ['> prog.py(4)total()', '-> s += x'], // what was printed already is not printed again
       ['ndb: 16 commands, 10 stops'],

@@ -10,16 +10,20 @@ import type { Style } from '../session/pdbOutput';
 import type { ExceptionMode } from '../session/exceptionStops';
 import type { ProgramRun } from '../session/programSession';
 import type { Project } from '../session/projectFiles';
+import { breakpointKeys } from '../session/breakpointSpecs';
 import { parseBreakpointList, stringOption, UsageError, type ParsedArgs } from './args';
 
-/** The prompt's breakpoint table holds lines of the main file (`break` at the prompt too). */
-function mainFileLines(specs: ReadonlyArray<{ file?: string; line: number }>, main: string): number[] {
-  return specs.map(({ file, line }) => {
-    if (file !== undefined && basename(file) !== main) {
-      throw new UsageError(`--breakpoints ${file}:${line}: the interactive debugger sets breakpoints in ${main} only (use --actions … --json for other files)`);
-    }
-    return line;
-  });
+/** `--breakpoints 12,pricing.py:7`: lines of FILE, or FILE:LINE of another file of the program,
+ * as the session's breakpoint keys (core/location.ts). */
+function breakpointKeysOf(specs: ReadonlyArray<{ file?: string; line: number }>, project: Project): number[] {
+  try {
+    return breakpointKeys(
+      { main: project.main, source: project.source, files: project.files },
+      specs.map(({ file, line }) => (file !== undefined && file === project.main ? { line } : { ...(file !== undefined ? { file } : {}), line })),
+    );
+  } catch (err) {
+    throw new UsageError(`--breakpoints: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 const SGR: Partial<Record<Style, string>> = { location: '1', source: '36', error: '31', note: '2', good: '32', bad: '31' };
@@ -38,7 +42,7 @@ export async function debugRepl(args: ParsedArgs, file: string, project: Project
     file: basename(file),
     exceptions,
     call: stringOption(args, 'call') ?? '',
-    breakpoints: mainFileLines(parseBreakpointList(stringOption(args, 'breakpoints')), project.main),
+    breakpoints: breakpointKeysOf(parseBreakpointList(stringOption(args, 'breakpoints')), project),
     ...(engine === 'real' ? { loadModel } : { model: await loadModel() }),
     limits: { ...run, ...(Number.isInteger(maxEvents) ? { maxEvents } : {}) },
   });

@@ -67,7 +67,9 @@ export class NdbDebugAdapter extends DebugSession {
   private readonly vars = new VariableStore();
   private readonly output = new ProgramOutput();
   private invalidatedEvents = false;
-  private exceptionMode: ExceptionMode = 'none';
+  /** As the filters' defaults say (Uncaught Exceptions on) until the client sets them: a crash
+   * stops where it was raised, with its traceback, before the session ends. */
+  private exceptionMode: ExceptionMode = 'uncaught';
 
   /** The engine as this debug session sees it: one owner, so that no program of another session
    * run by the same server shares its interpreter (processHost.ts). */
@@ -147,7 +149,7 @@ export class NdbDebugAdapter extends DebugSession {
       supportsRestartFrame: true,
       exceptionBreakpointFilters: [
         { filter: 'raised', label: 'Raised Exceptions', description: 'Stop wherever an exception is raised', default: false },
-        { filter: 'uncaught', label: 'Uncaught Exceptions', description: 'Stop where the exception that ends the program is raised', default: false },
+        { filter: 'uncaught', label: 'Uncaught Exceptions', description: 'Stop where the exception that ends the program is raised', default: true },
       ],
     };
     // Pyodide takes seconds to load: start now, while the client prepares the launch.
@@ -177,6 +179,7 @@ export class NdbDebugAdapter extends DebugSession {
         ...(args.args.length ? { argv: args.args } : {}),
         ...(args.maxEvents !== undefined ? { maxEvents: args.maxEvents } : {}),
         ...(args.timeout !== undefined ? { timeLimit: args.timeout } : {}),
+        ...(args.stdin !== undefined ? { stdin: args.stdin } : {}),
       };
       const live = await LiveSession.start(host, source, args.call, {
         engine: args.engine,
@@ -227,6 +230,15 @@ export class NdbDebugAdapter extends DebugSession {
   }
 
   protected override disconnectRequest(response: DebugProtocol.DisconnectResponse, args: DebugProtocol.DisconnectArguments): void {
+    if (!this.live) {
+      // Nothing was launched (or the launch failed): end now. An engine still loading is not
+      // waited for: it is released when it has loaded, and its process ends with the adapter's.
+      const host = this.host;
+      this.host = null;
+      host?.then((h) => h.release()).catch(() => undefined);
+      super.disconnectRequest(response, args);
+      return;
+    }
     this.queue = this.queue.then(async () => {
       // the launch's interpreter ends with it
       await (await this.host)?.release();
@@ -393,7 +405,8 @@ export class NdbDebugAdapter extends DebugSession {
     if (shown && 'unparseable' in shown) this.sendEvent(new OutputEvent(`The model's prediction could not be read: ${shown.unparseable}\n`, 'stderr'));
     const state = live.state;
     if (live.engine !== 'neural') {
-      for (const chunk of this.output.at(state.event === 'entry' ? '' : state.stdout)) this.sendEvent(new OutputEvent(chunk.text, chunk.category));
+      const cut = state.event === 'entry' ? undefined : { truncated: state.stdout_truncated === true, total: live.recording.stdout_total };
+      for (const chunk of this.output.at(state.event === 'entry' ? '' : state.stdout, cut)) this.sendEvent(new OutputEvent(chunk.text, chunk.category));
     }
     if (state.event === 'exit' && live.engine !== 'neural') {
       if (state.exit_code !== undefined) {
@@ -403,7 +416,7 @@ export class NdbDebugAdapter extends DebugSession {
         const said = (rec.stderr ?? '').slice(rec.events[rec.events.length - 1]?.err ?? 0);
         if (said) this.sendEvent(new OutputEvent(said, 'stderr'));
         this.sendEvent(new OutputEvent(`The program exited via sys.exit(). Exit status: ${state.exit_code}\n`, 'console'));
-      } else if (state.status !== 'normal') this.sendEvent(new OutputEvent(`${state.message ?? state.status}\n`, 'stderr'));
+      } else if (state.status !== 'normal') this.sendEvent(new OutputEvent(`${inDapWords(state.message ?? state.status)}\n`, 'stderr'));
       this.end(state.exit_code ?? (state.status === 'normal' ? 0 : 1));
       return;
     }
@@ -415,8 +428,8 @@ export class NdbDebugAdapter extends DebugSession {
     }
     if (reason === 'entry') event.body.description = 'Stopped at the call of the entry function';
     if (reason === 'exception' && state.event !== 'exit' && state.event !== 'entry') {
-      event.body.description = `Exception raised: ${state.value ?? ''}`;
-      event.body.text = state.value ?? '';
+      event.body.description = `Exception raised: ${inDapWords(state.value ?? '')}`;
+      event.body.text = inDapWords(state.value ?? '');
     }
     if (state.event !== 'exit' && state.event !== 'entry' && state.condition_error) {
       this.sendEvent(new OutputEvent(`ndb: the breakpoint's condition raised ${state.condition_error} (it stops here, as pdb does)\n`, 'console'));
@@ -571,6 +584,12 @@ export class NdbDebugAdapter extends DebugSession {
       response.body = { result: result.value, variablesReference: v.variablesReference };
     });
   }
+}
+
+/** The engine's words for a program's input() without input name MCP's and the app's ways to
+ * give it; a DAP client gives it in launch.json. */
+function inDapWords(text: string): string {
+  return text.replace("(MCP start_session's `stdin`, the app's Input field)", '(launch.json\'s "stdin": one line per input() call)');
 }
 
 function readProgram(path: string): string {

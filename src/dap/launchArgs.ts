@@ -17,6 +17,8 @@ export interface NdbLaunchArgs {
   /** The run's event budget and time limit (s); absent: the defaults of every session. */
   maxEvents?: number;
   timeout?: number;
+  /** What the program's input() calls read, one line per call (MCP's `stdin`); absent: input() is refused. */
+  stdin?: string;
 }
 
 export class LaunchArgsError extends Error {}
@@ -50,6 +52,9 @@ export function parseLaunchArgs(raw: unknown): NdbLaunchArgs {
   if (a.timeout !== undefined && a.timeout !== null && !(typeof a.timeout === 'number' && a.timeout >= 0.5 && a.timeout <= ceiling.timeLimit)) {
     throw new LaunchArgsError(`"timeout" must be a number of seconds from 0.5 to ${ceiling.timeLimit} (default ${DEFAULT_LIMITS.timeLimit})`);
   }
+  if (a.stdin !== undefined && a.stdin !== null && typeof a.stdin !== 'string') {
+    throw new LaunchArgsError('"stdin" must be a string: what input() reads, one line per call (e.g. "3\\nyes\\n")');
+  }
   const args: NdbLaunchArgs = {
     program: a.program,
     args: Array.isArray(a.args) ? (a.args as string[]) : [],
@@ -60,5 +65,6 @@ export function parseLaunchArgs(raw: unknown): NdbLaunchArgs {
   if (typeof a.model === 'string' && a.model.trim() !== '') args.model = a.model;
   if (typeof a.maxEvents === 'number') args.maxEvents = a.maxEvents;
   if (typeof a.timeout === 'number') args.timeout = a.timeout;
+  if (typeof a.stdin === 'string') args.stdin = a.stdin;
   return args;
 }

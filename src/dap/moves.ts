@@ -17,7 +17,8 @@ export async function move(live: LiveSession, action: Action): Promise<StopReaso
     naturalStop = probe.apply(action);
   }
   await live.act(action);
-  if (live.atExceptionStop) return 'exception';
+  // where an exception filter stops is an exception stop, however the move got there
+  if (live.onExceptionStop) return 'exception';
   if (live.engine === 'neural') return 'step';
   const pos = live.position;
   return live.real.navigator.breaksAt(pos) && (action.kind === 'continue' || naturalStop !== pos) ? 'breakpoint' : 'step';
@@ -25,7 +26,9 @@ export async function move(live: LiveSession, action: Action): Promise<StopReaso
 
 /** Back to the previous breakpoint hit, or to the start when there is none. */
 export async function reverseContinue(live: LiveSession): Promise<StopReason> {
-  return (await live.reverseContinue()) ? 'breakpoint' : 'entry';
+  const hit = await live.reverseContinue();
+  if (live.onExceptionStop) return 'exception';
+  return hit ? 'breakpoint' : 'entry';
 }
 
 /** Back to the call of a frame ("with which arguments?"). For the current frame this is
@@ -35,12 +38,12 @@ export async function backToCall(live: LiveSession, frames: readonly FrameView[]
   if (!target) throw new RangeError(`there is no frame ${frameId} at this stop`);
   if (target === frames[0]) {
     await live.act({ kind: 'inv_step_call' });
-    return 'restart';
+    return live.onExceptionStop ? 'exception' : 'restart';
   }
   const events = live.recording.events;
   const frame = events[target.event]!.frame;
   let pos = target.event;
   while (pos > 0 && !(events[pos]!.frame === frame && events[pos]!.event === 'call')) pos--;
   await live.jump(pos);
-  return 'restart';
+  return live.onExceptionStop ? 'exception' : 'restart';
 }

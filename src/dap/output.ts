@@ -12,14 +12,15 @@ export interface OutputChunk {
 export class ProgramOutput {
   private readonly feed = new OutputFeed();
 
-  /** The chunks to send at a stop whose output so far is `stdout`. */
-  at(stdout: string): OutputChunk[] {
+  /** The chunks to send at a stop whose output so far is `stdout`; `cut`: the output reached
+   * its cap by this stop (said once, after what is shown, with `total`, its real length). */
+  at(stdout: string, cut?: { truncated?: boolean; total?: number }): OutputChunk[] {
     const piece = this.feed.at(stdout);
-    if (!piece) return [];
-    if (!piece.rewritten) return [{ category: 'stdout', text: piece.text }];
-    return [
-      { category: 'console', text: '[the edited run prints from here on:]\n' },
-      { category: 'stdout', text: piece.text },
-    ];
+    const chunks: OutputChunk[] = [];
+    if (piece?.rewritten) chunks.push({ category: 'console', text: '[the edited run prints from here on:]\n' });
+    if (piece) chunks.push({ category: 'stdout', text: piece.text });
+    const notice = this.feed.cut(cut?.truncated, cut?.total);
+    if (notice) chunks.push({ category: 'console', text: `${piece && !piece.text.endsWith('\n') ? '\n' : ''}${notice}\n` });
+    return chunks;
   }
 }

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineCommand, spawnEngine } from './engineChild';
 import { isReady, isReply, isSnapshotReply } from './engineProcessProtocol';
-import { readSnapshotFile, restoredSetupCode, SnapshotStore, snapshotKey } from './engineSnapshot';
+import { readSnapshotFile, SnapshotStore, snapshotKey } from './engineSnapshot';
 import { engineSources } from './node';
 import { ProcessHost } from './processHost';
 
@@ -57,7 +57,9 @@ describe('the saved interpreter of the engine process', () => {
     expect(store.current).toBeInstanceOf(Uint8Array);
     await store.flushed();
     expect(statSync(store.file!).mode & 0o777).toBe(0o600);
-    expect(await readSnapshotFile(store.file!, KEY)).toEqual(store.current);
+    const read = await readSnapshotFile(store.file!, KEY);
+    // (compared as buffers: an equality of 31 MB element by element would take the test's memory)
+    expect(read !== null && Buffer.from(read).equals(Buffer.from(store.current!))).toBe(true);
   });
 
   it('restores an engine that records and answers as a plainly loaded one', async () => {
@@ -193,10 +195,4 @@ describe('the saved interpreter of the engine process', () => {
       await again.close();
     }
   }, 240_000);
-
-  it('writes the module files of a restored engine without importing them afresh', () => {
-    const code = restoredSetupCode(engineSources());
-    expect(code).not.toContain('sys.modules');
-    expect(code).toContain('/ndb/ndb_tracer.py');
-  });
 });

@@ -46,6 +46,8 @@ export interface EvaluateAt {
   at: number;
   expr: string;
   frame?: number;
+  /** `expr` is a statement, run there (pdb's `!stmt`); the answer is what it printed. */
+  statement?: boolean;
 }
 
 /** The options as tracer.py's `record` takes them, and the program's other modules, which the

@@ -743,10 +743,33 @@ class Recorder:
                 here = here.f_back
         if here is None:
             return {"error": "that frame is not on the stack at this stop"}
+        if expr.co_filename == "<single>":
+            return self._run_statement(here, expr)
         try:
             return {"value": self.repr(eval(expr, here.f_globals, here.f_locals))}
         except (Exception, SystemExit) as exc:  # `sys.exit()` typed at a stop is an answer, not the program's end
             return {"error": _describe(exc)}
+
+    def _run_statement(self, here: types.FrameType, code: types.CodeType) -> dict[str, str]:
+        """pdb's `!statement`: run in the frame as typed at the prompt (an expression's value is
+        shown as the interactive interpreter shows it); the answer is what it printed."""
+        printed = io.StringIO()
+        saved_out, saved_hook = sys.stdout, sys.displayhook
+
+        def show(value: object) -> None:
+            if value is not None:
+                printed.write(self.repr(value) + "\n")
+
+        sys.stdout, sys.displayhook = printed, show
+        try:
+            exec(code, here.f_globals, here.f_locals)
+        except (Exception, SystemExit) as exc:
+            return {"error": _describe(exc)}
+        finally:
+            sys.stdout, sys.displayhook = saved_out, saved_hook
+        text = printed.getvalue()
+        limit = self.repr.max_repr
+        return {"value": text if len(text) <= limit else text[:limit] + "…"}
 
     def _evaluate_condition(self, frame: types.FrameType, condition: types.CodeType, record: dict[str, Any]) -> None:
         # bdb stops when a condition raises; so does the navigator, which reads `hit`.
@@ -818,6 +841,14 @@ def _compile_expression(text: str, what: str) -> types.CodeType:
         return compile(text.strip(), f"<{what}>", "eval")
     except SyntaxError as exc:
         raise EditFailed(f"The {what} `{text}` is not a Python expression: {exc.msg}") from None
+
+
+def _compile_statement(text: str) -> types.CodeType:
+    # the file name marks it: Recorder._evaluate_once runs it as a statement
+    try:
+        return compile(text.strip() + "\n", "<single>", "single")
+    except SyntaxError as exc:
+        raise EditFailed(f"`{text}` is not a Python statement: {exc.msg}") from None
 
 
 def _compile_what_if(
@@ -982,7 +1013,9 @@ def record(
     the module's variables (the app's views; training leaves it off).
     ``evaluate``: ``{"at": i, "expr": e, "frame": f}`` evaluates ``e`` once, at the i-th recorded
     event, in the frame numbered ``f`` there (the event's own frame or a caller's; absent: the
-    event's), and writes the answer into that event's ``evaluated`` (a debugger's `p expr`)."""
+    event's), and writes the answer into that event's ``evaluated`` (a debugger's `p expr`); with
+    ``"statement": true``, ``e`` is a statement run there and the answer is what it printed (pdb's
+    ``!stmt``)."""
     result: dict[str, Any] = {
         "source": source,
         "call": call or "",
@@ -1016,7 +1049,8 @@ def record(
         if evaluate is not None:
             frame_number = evaluate.get("frame")
             asked = (int(evaluate["at"]), None if frame_number is None else int(frame_number),
-                     _compile_expression(str(evaluate["expr"]), "expression"))
+                     _compile_statement(str(evaluate["expr"])) if evaluate.get("statement")
+                     else _compile_expression(str(evaluate["expr"]), "expression"))
     except EditFailed as exc:
         result["exit"] = {"status": "edit_error", "message": str(exc)}
         return result

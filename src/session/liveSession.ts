@@ -19,7 +19,7 @@ import type { RecordOptions } from '../realEngine/recordOptions';
 import { checkGuesses, guessProblem, type Candidate, type GuessReport } from './guesses';
 import { cliState, NeuralFollower, type FollowedStep } from './neuralFollower';
 import type { ProgramFiles } from './breakpointSpecs';
-import { moveWithExceptions, type ExceptionMode } from './exceptionStops';
+import { exceptionStops, moveWithExceptions, type ExceptionMode } from './exceptionStops';
 import { ProgramError, reverseContinueTarget, startProblem } from './programSession';
 import { LIVE_LIMITS } from '../core/limits';
 import { own } from '../core/names';
@@ -257,6 +257,14 @@ export class LiveSession {
     return this.stoppedByException;
   }
 
+  /** Whether the current stop is one where the exception mode stops (where an exception is raised;
+   * `uncaught`: the one that ends the program), however it was reached: a move that stopped
+   * there on its own, a step back, a jump. */
+  get onExceptionStop(): boolean {
+    if (this.exceptionMode === 'none') return false;
+    return this.stoppedByException || exceptionStops(this.recording, this.exceptionMode).includes(this.position);
+  }
+
   /** A debugger action; with the model on, it predicts the stop first. An exception stop that
    * comes first is where it stops (no model action goes there: the model starts again from it). */
   async act(action: Action): Promise<void> {
@@ -340,7 +348,7 @@ export class LiveSession {
    * each frame's event), as it is at the stop: a local of the stop's frame's at once, anything else
    * by running the program again with the expression evaluated once, at the stop, in that frame
    * (pdb's `p expr`: what it changes is gone after; cached per recording, stop and frame). */
-  async evaluate(expr: string, at: Position): Promise<WatchValue> {
+  async evaluate(expr: string, at: Position, statement = false): Promise<WatchValue> {
     const rec = this.recording;
     const e = rec.events[at];
     if (!e) throw new SessionError('there is no frame to evaluate in: the program has not started or has ended');
@@ -351,19 +359,19 @@ export class LiveSession {
     const pos = this.position;
     const stop = pos !== at && pos >= 0 && pos < rec.events.length && frameEvents(rec, pos).some((f) => f.event === at) ? pos : at;
     const here = rec.events[stop]!;
-    const local = stop === at && IDENTIFIER.test(text) ? own(e.locals, text) : undefined;
+    const local = !statement && stop === at && IDENTIFIER.test(text) ? own(e.locals, text) : undefined;
     if (local !== undefined) return { value: local };
-    const bad = await this.host.expressionError(text);
+    const bad = statement ? null : await this.host.expressionError(text);
     if (bad) return { error: bad };
     if (this.watchedFor !== rec) {
       this.watched.clear();
       this.watchedFor = rec;
     }
-    const key = `${stop}:${e.frame}:${text}`;
+    const key = `${statement ? 'exec' : 'eval'}:${stop}:${e.frame}:${text}`;
     let run = this.watched.get(key);
     if (!run) {
       const { watch: _watches, ...options } = this.recordOptions(this.real.history.edits);
-      run = await this.host.record(this.source, this.call, { ...options, evaluate: { at: stop, expr: text, frame: e.frame } });
+      run = await this.host.record(this.source, this.call, { ...options, evaluate: { at: stop, expr: text, frame: e.frame, ...(statement ? { statement } : {}) } });
       if (this.watched.size >= 64) this.watched.clear();
       this.watched.set(key, run);
     }

@@ -8,8 +8,25 @@ export interface OutputPiece {
   rewritten?: boolean;
 }
 
+/** The tracer keeps this much of a program's output (tracer.py, MAX_STDOUT). */
+export const OUTPUT_CAP = 100_000;
+
+/** What a face says, once, where the program's output is cut at its cap. */
+export function outputCutNotice(total: number | undefined): string {
+  const all = total !== undefined ? `${total.toLocaleString('en-US')} characters in all` : 'more was written';
+  return `ndb: the program's output past ${OUTPUT_CAP.toLocaleString('en-US')} characters is not shown (${all})`;
+}
+
 export class OutputFeed {
   private shown = '';
+  private cutSaid = false;
+
+  /** At a stop whose output is cut (the state's `stdout_truncated`): the notice, the first time. */
+  cut(truncated: boolean | undefined, total: number | undefined): string | null {
+    if (!truncated || this.cutSaid) return null;
+    this.cutSaid = true;
+    return outputCutNotice(total);
+  }
 
   /** What was shown so far, to go back to when what `at` answered was never printed. */
   snapshot(): string {

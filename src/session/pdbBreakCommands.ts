@@ -1,12 +1,17 @@
 // pdb's breakpoint commands (b, tbreak, cl, condition, disable, enable) over a live session: the
-// numbered table (pdbBreakpoints.ts) checked against the program and handed to the session as
-// lines with conditions; a condition change records the run again (the tracer evaluates it).
+// numbered table (pdbBreakpoints.ts) checked against the program's files and handed to the
+// session as breakpoint keys (core/location.ts) with conditions; a condition change records the
+// run again (the tracer evaluates it). `b LINE` is a line of the file of the current stop, as in
+// pdb; `b FILE:LINE` any file of the program; `b FUNCTION` (or `b module.FUNCTION`) finds the
+// function in any of its modules.
 
+import { lineKey, projectFileNames } from '../core/location';
+import { sourceLines } from '../core/sourceLines';
 import type { Recording } from '../core/trace';
+import { fileIndex, sourceOf } from './breakpointSpecs';
 import type { LiveSession } from './liveSession';
 import { BreakpointTable, type PdbBreakpoint } from './pdbBreakpoints';
 import { PdbError, type BreakLocation } from './pdbCommands';
-import { functionFirstLine } from './pdbMoves';
 import { breakpointTable, line, type OutLine } from './pdbOutput';
 import { oneLine } from '../core/terminalText';
 
@@ -19,7 +24,25 @@ export class BreakCommands {
     private readonly source: readonly string[],
     /** Heard after the session's breakpoints changed, with the recording before the change. */
     private readonly synced: (before: Recording) => void,
+    /** The file of the current stop (its index among the program's files): a bare line is in it. */
+    private readonly here: () => number = () => 0,
   ) {}
+
+  /** The program's files, the main one first, by their names in the project. */
+  private get names(): string[] {
+    const p = this.live.program;
+    return projectFileNames(p.main, p.files);
+  }
+
+  /** A file of the program as stops name it: the main file by the name it was started with. */
+  fileName(index: number): string {
+    return index === 0 ? this.file : (this.names[index] ?? this.file);
+  }
+
+  /** The source lines of a file of the program. */
+  sourceOf(index: number): readonly string[] {
+    return index === 0 ? this.source : sourceLines(sourceOf(this.live.program, index));
+  }
 
   /** Hands the enabled breakpoints to the session. */
   async sync(): Promise<void> {
@@ -32,12 +55,12 @@ export class BreakCommands {
   /** `b` alone lists them; else a breakpoint at a line or a function, with a condition. */
   async add(at: BreakLocation | undefined, temporary: boolean, condition: string | undefined, out: OutLine[]): Promise<void> {
     if (at === undefined) {
-      out.push(...breakpointTable(this.file, this.table.all));
+      out.push(...breakpointTable((b) => this.placeOf(b), this.table.all));
       return;
     }
-    const n = this.lineOf(at);
+    const { file, line: n } = this.lineOf(at);
     await this.checkCondition(condition);
-    const bp = this.table.add(n, temporary, condition);
+    const bp = this.table.add(n, temporary, condition, file);
     try {
       await this.sync();
     } catch (err) {
@@ -46,7 +69,7 @@ export class BreakCommands {
     }
     out.push(line(`Breakpoint ${bp.number} at ${this.placeOf(bp)}`));
     const lines = this.live.recording.program?.lines;
-    if (lines && !lines.includes(n)) out.push(line(`(line ${n} holds no code that runs: it will not stop)`, 'note'));
+    if (file === 0 && lines && !lines.includes(n)) out.push(line(`(line ${n} holds no code that runs: it will not stop)`, 'note'));
   }
 
   /** `cl` by numbers or places; alone, all of them (pdb asks first; a pipe could not answer). */
@@ -55,8 +78,7 @@ export class BreakCommands {
     for (const t of targets) {
       const place = /^(.+):(\d+)$/.exec(t);
       if (place) {
-        this.checkFile(place[1]!);
-        const at = this.table.at(Number(place[2]));
+        const at = this.table.at(lineKey(this.checkFile(place[1]!), Number(place[2])));
         if (at.length === 0) throw new PdbError(`There is no breakpoint at ${t}`);
         at.forEach((b) => chosen.add(b));
       } else if (/^\d+$/.test(t)) chosen.add(this.numbered(Number(t)));
@@ -91,8 +113,8 @@ export class BreakCommands {
   }
 
   /** After a breakpoint stop at `line`: the temporary breakpoints there are done (tbreak). */
-  async hit(lineNumber: number): Promise<PdbBreakpoint[]> {
-    const done = this.table.at(lineNumber).filter((b) => b.enabled && b.temporary);
+  async hit(key: number): Promise<PdbBreakpoint[]> {
+    const done = this.table.at(key).filter((b) => b.enabled && b.temporary);
     if (done.length === 0) return [];
     this.table.remove(done);
     await this.sync();
@@ -100,7 +122,7 @@ export class BreakCommands {
   }
 
   placeOf(b: PdbBreakpoint): string {
-    return `${oneLine(this.file)}:${b.line}`;
+    return `${oneLine(this.fileName(b.file))}:${b.line}`;
   }
 
   private numbered(n: number): PdbBreakpoint {
@@ -109,25 +131,55 @@ export class BreakCommands {
     return b;
   }
 
-  private checkFile(written: string): void {
-    // one program, one file: a path names it when its last part does
-    if (written !== this.file && baseName(written) !== baseName(this.file)) throw new PdbError(`ndb debugs one file, ${this.file}: ${written} is not it`);
+  /** The index of a file of the program as written (`pricing.py`, `pkg/util.py`; the main file
+   * also by the name it was started with or its last part). */
+  private checkFile(written: string): number {
+    const name = written.trim();
+    if (name === this.file || baseName(name) === baseName(this.file) && !this.names.slice(1).includes(name)) return 0;
+    const index = fileIndex(this.live.program, name);
+    if (typeof index === 'string') {
+      const names = [this.file, ...this.names.slice(1)];
+      throw new PdbError(`${name} is not a Python file of this program (its files: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''})`);
+    }
+    return index;
   }
 
-  /** As pdb's checkline: a line with code (a blank line, a comment or a docstring is refused). */
-  private lineOf(at: BreakLocation): number {
-    if (at.file !== undefined) this.checkFile(at.file);
-    if (at.name !== undefined) {
-      const l = functionFirstLine(this.live.recording, this.source, at.name);
-      if (l === null) throw new PdbError(`no function named ${at.name} in ${this.file}`);
-      return l;
-    }
+  /** As pdb's checkline: a line with code (a blank line, a comment or a docstring is refused),
+   * in the file given, else in the current stop's file. */
+  private lineOf(at: BreakLocation): { file: number; line: number } {
+    if (at.name !== undefined) return this.functionLine(at.name);
+    const file = at.file !== undefined ? this.checkFile(at.file) : this.here();
+    const source = this.sourceOf(file);
     const n = at.line!;
-    const text = this.source[n - 1];
-    if (text === undefined) throw new PdbError(`End of file: ${this.file} has ${this.source.length} lines`);
+    const text = source[n - 1];
+    if (text === undefined) throw new PdbError(`End of file: ${this.fileName(file)} has ${source.length} lines`);
     const t = text.trim();
     if (t === '' || t.startsWith('#') || t.startsWith('"""') || t.startsWith("'''")) throw new PdbError('Blank or comment');
-    return n;
+    return { file, line: n };
+  }
+
+  /** `b NAME` (or `b module.NAME`): the first line of the function's body that runs, in the
+   * current stop's file first, then the main file, then the program's other modules. */
+  private functionLine(written: string): { file: number; line: number } {
+    const dot = written.lastIndexOf('.');
+    const name = dot >= 0 ? written.slice(dot + 1) : written;
+    let files: number[];
+    if (dot >= 0) {
+      const module = written.slice(0, dot);
+      const index = this.names.findIndex((f, i) => f.replace(/\.py$/, '').split('/').join('.') === module || (i === 0 && baseName(this.file).replace(/\.py$/, '') === module));
+      if (index < 0) throw new PdbError(`no module ${module} in this program (its files: ${this.names.join(', ')})`);
+      files = [index];
+    } else files = [...new Set([this.here(), 0, ...this.names.map((_, i) => i)])];
+    const rec = this.live.recording;
+    for (const file of files) {
+      const source = this.sourceOf(file);
+      for (const code of rec.codes) {
+        if (code.name !== name || (code.file ?? 0) !== file) continue;
+        const body = [...code.lines].sort((a, b) => a - b).find((l) => l > code.firstline && !HEADER.test(source[l - 1] ?? ''));
+        if (body !== undefined) return { file, line: body };
+      }
+    }
+    throw new PdbError(`no function named ${name} ${dot >= 0 ? `in ${this.fileName(files[0]!)}` : 'in the program'} that ran (b FILE:LINE sets one at a line)`);
   }
 
   private async checkCondition(condition: string | undefined): Promise<void> {
@@ -136,6 +188,8 @@ export class BreakCommands {
     if (bad) throw new PdbError(`the condition is not a Python expression: ${bad}`);
   }
 }
+
+const HEADER = /^\s*(?:@|(?:async\s+)?def\s|class\s)/;
 
 function baseName(path: string): string {
   return path.split(/[\\/]/).pop() ?? path;

@@ -42,7 +42,7 @@ describe('parsePdbCommand', () => {
   it('reads the commands that look around', () => {
     expect(parsePdbCommand('p xs[0] + 1')).toEqual({ kind: 'print', expr: 'xs[0] + 1', pretty: false });
     expect(parsePdbCommand('pp d')).toEqual({ kind: 'print', expr: 'd', pretty: true });
-    expect(parsePdbCommand('!x')).toEqual({ kind: 'print', expr: 'x', pretty: false });
+    expect(parsePdbCommand('!x')).toEqual({ kind: 'exec', code: 'x' });
     expect(parsePdbCommand('display s')).toEqual({ kind: 'display', expr: 's' });
     expect(parsePdbCommand('undisplay')).toEqual({ kind: 'undisplay' });
     for (const w of ['w', 'where', 'bt']) expect(parsePdbCommand(w)).toEqual({ kind: 'where' });
@@ -76,11 +76,21 @@ describe('parsePdbCommand', () => {
       }
       throw new Error(`'${text}' was read as a command`);
     };
-    expect(refused('frobnicate')).toMatch(/unknown command 'frobnicate'.*h lists/);
+    // pdb's rule: a line whose first word is no command is Python
+    expect(parsePdbCommand('frobnicate')).toEqual({ kind: 'exec', code: 'frobnicate' });
+    expect(parsePdbCommand('print(x)')).toEqual({ kind: 'exec', code: 'print(x)' });
+    expect(parsePdbCommand('import traceback')).toEqual({ kind: 'exec', code: 'import traceback' });
+    expect(parsePdbCommand('total = 5')).toEqual({ kind: 'set', name: 'total', expr: '5' });
+    expect(parsePdbCommand('p(x)')).toEqual({ kind: 'print', expr: '(x)', pretty: false });
+    expect(parsePdbCommand('b pricing.line_total')).toEqual({ kind: 'break', temporary: false, at: { name: 'pricing.line_total' } });
+    expect(parsePdbCommand('b pricing.py:7, qty > 1')).toEqual({ kind: 'break', temporary: false, at: { file: 'pricing.py', line: 7 }, condition: 'qty > 1' });
+    expect(parsePdbCommand('exceptions raised')).toEqual({ kind: 'exceptions', mode: 'raised' });
+    expect(parsePdbCommand('exceptions')).toEqual({ kind: 'exceptions' });
+    expect(refused('exceptions some')).toMatch(/not raised, uncaught or none/);
     expect(refused('jump 3')).toMatch(/no 'jump'.*rs, rn, rc and rf go back/);
     expect(refused('restart')).toMatch(/rc goes back to the start/);
     expect(refused('b 4,')).toMatch(/nothing after the comma/);
-    expect(refused('b x.y')).toMatch(/neither a line number nor a function/);
+    expect(refused('b x.1')).toMatch(/neither a line number nor a function/);
     expect(refused('b 0')).toMatch(/not a line number/);
     expect(refused('p')).toMatch(/needs an expression/);
     expect(refused('n 3')).toMatch(/takes no arguments/);

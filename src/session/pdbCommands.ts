@@ -37,6 +37,9 @@ export type PdbCommand =
   | { kind: 'help'; topic?: string }
   | { kind: 'quit' }
   | { kind: 'set'; name: string; expr: string }
+  /** A Python statement run in the frame (pdb's `!stmt`, or a line that is no command). */
+  | { kind: 'exec'; code: string }
+  | { kind: 'exceptions'; mode?: 'raised' | 'uncaught' | 'none' }
   | { kind: 'predict'; move: PredictMove };
 
 /** A line that is no command, or a command with arguments it cannot take; the message says why. */
@@ -105,6 +108,7 @@ const NAMES: Record<string, string> = {
   EOF: 'quit',
   set: 'set',
   predict: 'predict',
+  exceptions: 'exceptions',
 };
 
 /** pdb commands ndb leaves out, and what to use instead. */
@@ -121,7 +125,6 @@ const NOT_HERE: Record<string, string> = {
   unalias: 'unalias',
   source: 'source',
   whatis: 'whatis',
-  exceptions: 'exceptions',
 };
 
 const INSTEAD: Record<string, string> = {
@@ -162,8 +165,8 @@ function breakCommand(rest: string, temporary: boolean): PdbCommand {
   const place = colon >= 0 ? where.slice(colon + 1).trim() : where;
   if (colon >= 0) at.file = where.slice(0, colon).trim();
   if (/^\d+$/.test(place)) at.line = lineNumber(place, 'break');
-  else if (colon < 0 && IDENTIFIER.test(place)) at.name = place;
-  else throw new PdbSyntaxError(`break: '${where}' is neither a line number nor a function name (b [FILE:]LINE [, CONDITION])`);
+  else if (colon < 0 && place.split('.').every((part) => IDENTIFIER.test(part))) at.name = place;
+  else throw new PdbSyntaxError(`break: '${where}' is neither a line number nor a function name (b [FILE:]LINE [, CONDITION], b [MODULE.]FUNCTION)`);
   return condition === '' ? { kind: 'break', temporary, at } : { kind: 'break', temporary, at, condition };
 }
 
@@ -193,24 +196,35 @@ function predictCommand(rest: string): PdbCommand {
   return { kind: 'predict', move };
 }
 
+/** pdb's `!statement`: an assignment to a name is a what-if edit (the run goes on with it), any
+ * other statement is run once in the frame. */
+function statement(body: string): PdbCommand {
+  if (body === '') throw new PdbSyntaxError('! needs a Python statement (!STATEMENT)');
+  return /^[A-Za-z_][A-Za-z0-9_]*\s*=(?!=)/.test(body) ? setCommand(body, '!') : { kind: 'exec', code: body };
+}
+
 /** Reads one command line (not empty: an empty line repeats the last command, which the caller
  * keeps). Throws PdbSyntaxError for a line that is no command. */
 export function parsePdbCommand(text: string): PdbCommand {
   const line = text.trim();
-  if (line.startsWith('!')) {
-    // pdb's `!statement`: an assignment is a what-if edit, anything else is printed
-    const body = line.slice(1).trim();
-    return /^[A-Za-z_][A-Za-z0-9_]*\s*=(?!=)/.test(body) ? setCommand(body, '!') : { kind: 'print', expr: body, pretty: false };
-  }
+  if (line.startsWith('!')) return statement(line.slice(1).trim());
   const m = /^(\S+)\s*(.*)$/s.exec(line);
   if (!m) throw new PdbSyntaxError('no command');
-  const word = m[1]!;
-  const rest = m[2]!.trim();
+  // pdb's rule: a line whose first word is a command is that command (a name with a dash, as
+  // `reverse-step`, is one word; else the word is its identifier characters, as pdb's parseline
+  // reads `p(x)`); any other line is a Python statement run in the frame
+  let word = m[1]!;
+  let rest = m[2]!.trim();
+  const ident = /^[A-Za-z0-9_]+/.exec(line)?.[0];
+  if (commandName(word) === undefined && !Object.hasOwn(NOT_HERE, word) && ident !== undefined && ident !== word) {
+    word = ident;
+    rest = line.slice(ident.length).trim();
+  }
   const name = commandName(word);
   if (name === undefined) {
     const missing = Object.hasOwn(NOT_HERE, word) ? NOT_HERE[word]! : undefined;
     if (missing) throw new PdbSyntaxError(`ndb has no '${missing}'${INSTEAD[missing] ? `: ${INSTEAD[missing]}` : ''}`);
-    throw new PdbSyntaxError(`unknown command '${word}' (h lists them; p EXPR prints a value)`);
+    return statement(line);
   }
   const noArguments = (command: PdbCommand): PdbCommand => {
     if (rest !== '') throw new PdbSyntaxError(`${name} takes no arguments`);
@@ -273,6 +287,11 @@ export function parsePdbCommand(text: string): PdbCommand {
       return setCommand(rest, 'set');
     case 'predict':
       return predictCommand(rest);
+    case 'exceptions': {
+      if (rest === '') return { kind: 'exceptions' };
+      if (rest !== 'raised' && rest !== 'uncaught' && rest !== 'none') throw new PdbSyntaxError(`exceptions: '${rest}' is not raised, uncaught or none`);
+      return { kind: 'exceptions', mode: rest };
+    }
   }
   throw new PdbSyntaxError(`unknown command '${word}'`);
 }
@@ -308,6 +327,8 @@ export const HELP_TEXT: readonly string[] = [
   '  rf, reverse-finish    back to the call of the current frame: its arguments',
   '  set NAME = EXPR (or !NAME = EXPR)   what-if: the program runs again with NAME = EXPR made here',
   '  predict [s|n|r|c|rs|rn|rf]   what the model predicts that move shows, how sure it is, and the truth',
+  '  exceptions [raised|uncaught|none]   stop where exceptions are raised (every one, or the one that ends the program)',
+  '!STATEMENT, or a line that is no command: Python run in the current frame, once (what it prints is shown)',
   'An empty line repeats the last command.',
 ];
 
@@ -341,6 +362,7 @@ const TOPICS: Record<string, string> = {
   'reverse-continue': 'rc, reverse-continue: back to the previous breakpoint stop, or to the start',
   'reverse-finish': 'rf, reverse-finish: back to the call of the current frame, where its arguments are',
   set: 'set NAME = EXPR: what-if: the program runs again with NAME = EXPR assigned here, and goes on from the changed state',
+  exceptions: 'exceptions [raised|uncaught|none]: where moves stop for exceptions: raised (wherever one is raised), uncaught (where the one that ends the program was raised), none; alone, the current setting',
   predict: "predict [s|n|r|c|rs|rn|rf]: the model's prediction of that move from here, how sure it is, and whether it is right; nothing moves",
 };
 

@@ -21,8 +21,8 @@ describe('pdbOutput', () => {
   });
 
   it("prints breakpoints as pdb's table", () => {
-    expect(breakpointTable('prog.py', []).map((l) => l.text)).toEqual(['No breakpoints.']);
-    const text = breakpointTable('prog.py', [{ number: 1, line: 4, temporary: true, enabled: false, condition: 'x > 1' }]).map((l) => l.text);
+    expect(breakpointTable((b) => `prog.py:${b.line}`, []).map((l) => l.text)).toEqual(['No breakpoints.']);
+    const text = breakpointTable((b) => `prog.py:${b.line}`, [{ number: 1, file: 0, line: 4, temporary: true, enabled: false, condition: 'x > 1' }]).map((l) => l.text);
     expect(text).toEqual(['Num Type         Disp Enb   Where', '1   breakpoint   del  no    at prog.py:4', '\tstop only if x > 1']);
   });
 

@@ -55,11 +55,11 @@ export function listLines(source: readonly string[], first: number, last: number
 }
 
 /** `b` alone: pdb's table. */
-export function breakpointTable(file: string, bps: readonly PdbBreakpoint[]): OutLine[] {
+export function breakpointTable(placeOf: (b: PdbBreakpoint) => string, bps: readonly PdbBreakpoint[]): OutLine[] {
   if (bps.length === 0) return [line('No breakpoints.', 'note')];
   const out = [line('Num Type         Disp Enb   Where')];
   for (const b of bps) {
-    out.push(line(`${String(b.number).padEnd(4)}breakpoint   ${(b.temporary ? 'del' : 'keep').padEnd(5)}${(b.enabled ? 'yes' : 'no').padEnd(6)}at ${oneLine(file)}:${b.line}`));
+    out.push(line(`${String(b.number).padEnd(4)}breakpoint   ${(b.temporary ? 'del' : 'keep').padEnd(5)}${(b.enabled ? 'yes' : 'no').padEnd(6)}at ${placeOf(b)}`));
     if (b.condition) out.push(line(`\tstop only if ${oneLine(b.condition)}`));
   }
   return out;

@@ -255,16 +255,16 @@ describe('breakpoints', () => {
     expect(await run(session, 'b 6')).toEqual(['*** Blank or comment']);
     expect(await run(session, 'b 1')).toEqual(['*** Blank or comment']);
     expect(await run(session, 'b 99')).toEqual(['*** End of file: prog.py has 16 lines']);
-    expect(await run(session, 'b other.py:3')).toEqual(['*** ndb debugs one file, prog.py: other.py is not it']);
-    expect(await run(session, 'b nothere')).toEqual(['*** no function named nothere in prog.py']);
+    expect(await run(session, 'b other.py:3')).toEqual(['*** other.py is not a Python file of this program (its files: prog.py)']);
+    expect(await run(session, 'b nothere')).toEqual(['*** no function named nothere in the program that ran (b FILE:LINE sets one at a line)']);
     expect(await run(session, 'b')).toEqual(['No breakpoints.']);
   });
 });
 
 describe('errors keep the session alive', () => {
-  it('answers an unknown command and a bad expression with an error, then goes on', async () => {
+  it('answers a line that is no command as Python, and a bad expression with an error, then goes on', async () => {
     const { session } = await open(program('fib.py'));
-    expect(await run(session, 'frobnicate')).toEqual(["*** unknown command 'frobnicate' (h lists them; p EXPR prints a value)"]);
+    expect(await run(session, 'frobnicate')).toEqual(["*** NameError: name 'frobnicate' is not defined"]);
     expect(await run(session, 'p n +')).toEqual([expect.stringMatching(/^\*\*\* SyntaxError/)]);
     expect(await run(session, 'p nope')).toEqual(["*** NameError: name 'nope' is not defined"]);
     expect(await run(session, 'p n // 0')).toEqual([expect.stringMatching(/^\*\*\* ZeroDivisionError: .*division/)]);

@@ -23,7 +23,7 @@ import { errorLine, line, listLines, locationLines, modelLine, predictedText, tr
 import { prettyRepr } from './prettyRepr';
 import { ProgramError } from './programSession';
 import type { ExceptionMode } from './exceptionStops';
-import { sourceOfFile } from '../core/location';
+import { eventKey, fileIndexOf, keyFileIndex, keyLine, sourceOfFile } from '../core/location';
 import { own } from '../core/names';
 
 export type { OutLine };
@@ -33,6 +33,7 @@ export interface PdbOptions {
   /** The program's name as stops print it (`> prog.py(4)total()`). */
   file: string;
   call?: string;
+  /** Breakpoint keys (core/location.ts): lines of the main file, or of another file of the program. */
   breakpoints?: readonly number[];
   /** The model, for engines neural and both. */
   model?: LiveModel;
@@ -62,6 +63,12 @@ const ACTIONS: Record<PredictMove, Action['kind']> = {
 /** Errors whose message is meant for the user as it is. */
 const USER_FACING = [PdbError, PdbSyntaxError, SessionError, EditError, ProgramError, ModelUnavailable];
 
+const EXCEPTION_MODES: Record<ExceptionMode, string> = {
+  raised: 'Exceptions: moves stop wherever one is raised (exceptions none turns it off)',
+  uncaught: 'Exceptions: moves stop where the exception that ends the program is raised',
+  none: 'Exceptions: moves do not stop for exceptions (exceptions raised|uncaught)',
+};
+
 const SHORT: Record<PredictMove, string> = { step: 's', next: 'n', return: 'r', continue: 'c', 'reverse-step': 'rs', 'reverse-next': 'rn', 'reverse-finish': 'rf' };
 
 export class PdbSession {
@@ -89,10 +96,16 @@ export class PdbSession {
     this.source = sourceLines(live.source);
     this.model = options.model;
     // new conditions record the same run again: the stop shown is the same stop
-    this.breaks = new BreakCommands(live, options.file, this.source, (before) => {
-      if (this.shown?.rec === before) this.shown = { rec: this.rec, pos: this.live.position };
-    });
-    for (const l of options.breakpoints ?? []) this.breaks.table.add(l, false);
+    this.breaks = new BreakCommands(
+      live,
+      options.file,
+      this.source,
+      (before) => {
+        if (this.shown?.rec === before) this.shown = { rec: this.rec, pos: this.live.position };
+      },
+      () => this.currentFile(),
+    );
+    for (const key of options.breakpoints ?? []) this.breaks.table.add(keyLine(key), false, undefined, keyFileIndex(key));
   }
 
   /** Records the program and stops at its first line, as pdb does; throws ProgramError when it
@@ -211,6 +224,12 @@ export class PdbSession {
         return this.edit(c.name, c.expr, out);
       case 'predict':
         return this.predict(c.move, out);
+      case 'exec':
+        return this.statement(c.code, out);
+      case 'exceptions':
+        if (c.mode !== undefined) this.live.setExceptions(c.mode);
+        out.push(line(EXCEPTION_MODES[this.live.exceptions]));
+        return;
     }
   }
 
@@ -296,7 +315,7 @@ export class PdbSession {
   private async afterBreak(byBreakpoint: boolean): Promise<PdbBreakpoint[]> {
     const pos = this.live.position;
     if (this.neural || !byBreakpoint || !this.live.real.navigator.breaksAt(pos)) return [];
-    return this.breaks.hit(this.rec.events[pos]!.line);
+    return this.breaks.hit(eventKey(this.rec, this.rec.events[pos]!));
   }
 
   private async until(target: number | undefined, out: OutLine[]): Promise<void> {
@@ -347,6 +366,9 @@ export class PdbSession {
       if (piece.rewritten) out.push(line('[the edited run prints from here on:]', 'note'));
       for (const l of safeLines(piece.text.replace(/\n$/, '')).split('\n')) out.push(line(l, 'output'));
     }
+    // the output past its cap is not in the recording: said once, where it is cut
+    const cut = state.event === 'entry' ? null : this.stdout.cut(state.stdout_truncated, this.rec.stdout_total);
+    if (cut) out.push(line(cut, 'note'));
   }
 
   private showState(state: DebugState, out: OutLine[]): void {
@@ -495,8 +517,22 @@ export class PdbSession {
     return f ? Math.max(1, f.line) : undefined;
   }
 
+  /** The file of the selected frame (its index among the program's files; 0: the main file). */
+  private currentFile(): number {
+    if (this.shownPrediction) return 0;
+    const f = this.frames()[this.selected];
+    return f ? fileIndexOf(this.rec, this.rec.events[f.event]!) : 0;
+  }
+
+  /** The source lines of the selected frame's file (`l` and `ll` list it). */
+  private currentSource(): readonly string[] {
+    const file = this.currentFile();
+    return file === 0 ? this.source : this.breaks.sourceOf(file);
+  }
+
   private breakLines(): Set<number> {
-    return new Set(this.breaks.table.all.map((b) => b.line));
+    const file = this.currentFile();
+    return new Set(this.breaks.table.all.filter((b) => b.file === file).map((b) => b.line));
   }
 
   private list(c: PdbCommand & { kind: 'list' }, out: OutLine[]): void {
@@ -513,18 +549,20 @@ export class PdbSession {
       first = Math.max(1, (current ?? 1) - 5);
       last = first + 10;
     }
-    if (first > this.source.length) {
+    const source = this.currentSource();
+    if (first > source.length) {
       out.push(line('[EOF]', 'note'));
       return;
     }
-    out.push(...listLines(this.source, first, last, current, this.breakLines()));
+    out.push(...listLines(source, first, last, current, this.breakLines()));
     this.listFrom = last + 1;
   }
 
   private longlist(out: OutLine[]): void {
     const current = this.currentLine();
+    const source = this.currentSource();
     let first = 1;
-    let last = this.source.length;
+    let last = source.length;
     const p = this.shownPrediction;
     const f = p ? undefined : this.frames()[this.selected];
     const code = f ? this.rec.codes[this.rec.events[f.event]!.code] : p && current !== undefined ? this.rec.codes.find((c) => c.name === functionAtLine(this.rec, current, p.event === 'call')) : undefined;
@@ -532,7 +570,7 @@ export class PdbSession {
       first = code.firstline;
       last = Math.max(...code.lines, first);
     }
-    out.push(...listLines(this.source, first, last, current, this.breakLines()));
+    out.push(...listLines(source, first, last, current, this.breakLines()));
   }
 
   private args(out: OutLine[]): void {
@@ -554,6 +592,20 @@ export class PdbSession {
     if (!e || e.event !== 'return') throw new PdbError('Not yet returned!');
     if (e.raising) throw new PdbError(`nothing is returned: the frame is left by the exception ${e.value ?? ''}`);
     out.push(line(oneLine(e.value ?? 'None')));
+  }
+
+  /** pdb's `!stmt` (and a line that is no command): run once in the selected frame, as it is
+   * at this stop, by running the program again to here; what it prints is shown. What it changes
+   * is gone after: the recording goes on as it ran (an assignment to a name is a what-if edit). */
+  private async statement(code: string, out: OutLine[]): Promise<void> {
+    if (this.neural) throw new PdbError('a statement runs in the real program: use --engine real or both (p EXPR reads the predicted locals)');
+    const result = await this.live.evaluate(code, this.frame().event, true);
+    if ('error' in result) throw new PdbError(result.error);
+    const printed = result.value.replace(/\n$/, '');
+    if (printed !== '') for (const l of safeLines(printed).split('\n')) out.push(line(l));
+    if (await this.live.host.expressionError(code)) {
+      out.push(line('(ndb ran it once at this stop; the recorded run goes on as it ran, without its changes: set NAME = EXPR changes a local for what follows)', 'note'));
+    }
   }
 
   // ---- ndb's own ----

@@ -208,6 +208,11 @@ export class Debugger {
     return wait !== null && wait.recording === this.recording && !this.dirty;
   });
 
+  /** The wait in force (a new object for each move that waits: the field takes the focus again). */
+  get inputWaitKey(): object | null {
+    return this.waitingForInput ? this.inputWait : null;
+  }
+
   /** The prompt of the input() that found no line, where a move waits for it or where the
    * debugger stands past it (the timeline); null: the program asks for nothing here, or it
    * changed since it ran. */
@@ -248,7 +253,6 @@ export class Debugger {
 
   /** A toolbar button, a key or the editor's "Run to line". */
   async run(command: Command): Promise<void> {
-    this.inputWait = null;
     if (command.kind === 'restart' || this.dirty || !this.live) {
       const ok = await this.record();
       if (!ok) return;
@@ -267,10 +271,10 @@ export class Debugger {
     // A forward move that reaches the input() whose line is missing waits at the line that calls
     // it, as a terminal does (never at the EOFError a run without the line raises).
     const wait = backwards(command) || live.recording !== recording ? null : inputWaitStop(recording, from, live.position);
-    if (wait !== null) {
-      await live.jump(wait);
-      this.inputWait = { recording, from, command };
-    }
+    if (wait !== null) await live.jump(wait);
+    // (a forward move while it waits waits again, as the one now asked for: a new wait, which
+    // gives the Program input field the focus again)
+    this.inputWait = wait !== null ? { recording, from, command } : null;
     // Nothing moved (a forward step at the exit, a step back at the entry): nothing to report,
     // so nothing is scored.
     if (live.position === from && live.recording === recording) return;

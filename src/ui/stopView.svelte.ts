@@ -92,6 +92,13 @@ export class StopView {
   /** Each live frame's arguments, as it was called (frame id → `n=6`). */
   readonly frameArgs = $derived.by<Map<number, string>>(() => this.at.recording ? frameArguments(this.at.recording, this.at.position) : new Map());
 
+  /** The exception raised at this stop that the recording has no event for: a RecursionError that
+   * ran the tracer itself out of stack, raised by the call on the last recorded line (null: none). */
+  readonly raisedHere = $derived.by<string | null>(() => {
+    const rec = this.at.recording;
+    return rec && unrecordedRaise(rec) === this.at.position ? (rec.exit.message ?? rec.exit.exc_type ?? 'RecursionError') : null;
+  });
+
   /** The line the editor highlights, with the kind of stop (an exception's where a RecursionError
    * that stopped the tracer was raised: core/traceback.ts). */
   readonly currentLine = $derived.by(() => {
