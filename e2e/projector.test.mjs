@@ -241,7 +241,7 @@ describe('projector mode', () => {
           line: Math.round(document.querySelector('.monaco-editor .view-line').getBoundingClientRect().height),
           font: getComputedStyle(document.querySelector('.monaco-editor .view-lines')).fontSize,
           status: Math.round(document.querySelector('[role="status"] .text').getBoundingClientRect().height),
-          size: document.querySelector('.view output')?.textContent,
+          size: document.querySelector('.view .px')?.textContent,
         }));
       const before = await look();
       assert.equal(before.font, '14px');

@@ -86,13 +86,26 @@ export function loadPythonHost(): Promise<PythonHost> {
 
 let pool: Promise<StartedHost> | undefined;
 
+function startPool(): Promise<StartedHost> {
+  pool ??= import('./processPool').then(({ ProcessPool }) => {
+    noticeOnce();
+    return new ProcessPool();
+  });
+  return pool;
+}
+
+/** Starts this server's pool now without waiting for it (`ndb mcp`'s first act: bin/ndb.mjs). */
+export function prestartPythonPool(): void {
+  const started = startPool();
+  started.catch(() => {
+    if (pool === started) pool = undefined;
+  });
+}
+
 /** The engine of a server that holds many sessions (`ndb mcp`): several processes, so that a run
  * stuck in one holds no other session (processPool.ts). */
 export function loadPythonPool(): Promise<PythonHost> {
-  const started = (pool ??= import('./processPool').then(({ ProcessPool }) => {
-    noticeOnce();
-    return new ProcessPool();
-  }));
+  const started = startPool();
   return whenLoaded(started, () => {
     if (pool === started) pool = undefined;
   });

@@ -4,7 +4,7 @@
 // busy waits for one within its limit, or is told the engines are busy.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { EngineBusy, ProcessPool } from './processPool';
+import { EngineBusy, ProcessPool, SPARES } from './processPool';
 
 let pool: ProcessPool | undefined;
 afterEach(async () => {
@@ -22,6 +22,21 @@ describe('ProcessPool', () => {
     expect(recs.map((r) => r.exit.status)).toEqual(Array(8).fill('normal'));
     expect(recs.map((r) => r.stdout)).toEqual(Array.from({ length: 8 }, (_, i) => `${i * 2}\n`));
     expect(engines.size).toBeLessThanOrEqual(3);
+  }, 240_000);
+
+  it('keeps SPARES fresh processes, and starts a replacement as soon as one is taken, not when the next request comes', async () => {
+    pool = new ProcessPool({ max: 4 });
+    const engines = pool;
+    await engines.whenReady();
+    // the spares start once the first process is ready, one after another
+    for (let i = 0; i < 600 && engines.spares.ready < SPARES; i++) await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(engines.spares).toEqual({ ready: SPARES, loading: 0 });
+    expect(engines.size).toBe(SPARES);
+    const run = engines.forOwner('session-1').record('print(1)\n', '', { timeLimit: 10 });
+    // taken: its replacement is already starting, before the run has ended
+    expect(engines.size).toBe(SPARES + 1);
+    expect(engines.spares).toEqual({ ready: SPARES - 1, loading: 1 });
+    expect((await run).stdout).toBe('1\n');
   }, 240_000);
 
   it('tells a request that every engine is busy with other sessions when none is free within its wait', async () => {

@@ -2,10 +2,11 @@
 // (`ndb mcp`): a run stuck inside one uninterruptible call holds its process until the deadline,
 // and every other request goes to another one. Each owner (a session: processHost.ts, one owner
 // one interpreter) keeps to the process it ran in, until it is released (the session ended), when
-// that process ends. A new owner gets a fresh process, and one fresh process is kept warm beside
-// the others so that a new session never waits for Python to start. There are never more than
-// `max` processes: with more owners than that, an idle process of another owner is replaced by a
-// fresh one.
+// that process ends. A new owner gets a fresh process, and SPARES fresh processes are kept warm
+// beside the others (each restored from the interpreter the first one saved: engineSnapshot.ts),
+// refilled as soon as one is taken, so that a new session does not wait for Python to start. There
+// are never more than `max` processes: with more owners than that, an idle process of another owner
+// is replaced by a fresh one.
 
 import { DefaultOwnerHost } from './defaultOwnerHost';
 import { hostFromAsk, type PythonHost } from './engineProtocol';
@@ -66,6 +67,13 @@ export class ProcessPool extends DefaultOwnerHost {
   /** How many processes are running or starting. */
   get size(): number {
     return this.hosts.filter((h) => h.hasProcess).length;
+  }
+
+  /** The fresh processes (nobody's yet): how many are ready, and how many are loading. */
+  get spares(): { ready: number; loading: number } {
+    const fresh = this.hosts.filter((h) => this.isFresh(h));
+    const ready = fresh.filter((h) => h.isReady).length;
+    return { ready, loading: fresh.length - ready };
   }
 
   forOwner(owner: string): PythonHost {
@@ -153,13 +161,22 @@ export class ProcessPool extends DefaultOwnerHost {
 
   /** SPARES fresh processes kept warm, within `max` processes in all: a replacement starts as soon
    * as a spare is taken (or a session's process ends), so that an agent that ends a session and
-   * starts the next at once finds one ready (issue 34, measured with `npm run bench:mcp`). They
-   * start one at a time, each once the one before is ready: processes that load side by side on a
-   * small machine each take as long as all of them, and the first would be ready no sooner. */
+   * starts the next at once finds one ready (issue 34, measured with `npm run bench:mcp`). A spare
+   * starts only while no process is loading, and the next once it is ready: processes that load
+   * side by side on a small machine each take as long as all of them, and the one a request waits
+   * for would be ready no sooner. */
   private keepSpare(): void {
     if (this.closed) return;
+    const loading = this.hosts.find((h) => h.hasProcess && !h.isReady);
+    if (loading) {
+      loading.whenReady().then(
+        () => this.keepSpare(),
+        () => undefined, // its host starts another, which a later request or release looks at
+      );
+      return;
+    }
     const fresh = this.hosts.filter((h) => this.isFresh(h));
-    if (fresh.length >= SPARES || fresh.some((h) => !h.isReady) || this.size >= this.max) return;
+    if (fresh.length >= SPARES || this.size >= this.max) return;
     const host = this.hosts.find((h) => !h.hasProcess) ?? (this.hosts.length < this.max ? this.add() : undefined);
     if (!host) return;
     host.warm();

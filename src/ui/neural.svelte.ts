@@ -58,6 +58,7 @@ export class Neural {
   onDebugger(ev: DebuggerEvent): void {
     if (ev.kind === 'action') this.teaching.stepped({ recording: ev.recording, position: ev.position });
     if (ev.kind === 'recorded' || ev.kind === 'cleared') this.teaching.reset();
+    if (ev.kind === 'rerecorded') this.teaching.rerecorded(this.follower.at?.recording, ev.recording);
     if (ev.kind !== 'rerecorded') this.guesses.clear();
     this.follower.onDebugger(ev);
   }

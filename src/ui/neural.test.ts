@@ -278,8 +278,13 @@ describe('the neural store', () => {
     await settle();
     expect(neural.prediction?.position).toBe(2);
     expect(neural.reveal?.truth.line).toBe(3);
+    // the same run recorded again (a watch added): the same stop, still shown
+    const again = { ...rec };
+    neural.onDebugger({ kind: 'rerecorded', recording: again });
+    expect(neural.prediction?.position).toBe(2);
+    expect(neural.reveal?.truth.line).toBe(3);
     // the end of the program: the model's line is not marked once no line runs
-    neural.onDebugger({ kind: 'action', recording: rec, action: { kind: 'continue' }, position: 4, breakpoints: [] });
+    neural.onDebugger({ kind: 'action', recording: again, action: { kind: 'continue' }, position: 4, breakpoints: [] });
     worker.answerOne();
     await settle();
     expect(neural.prediction?.real.event).toBe('exit');

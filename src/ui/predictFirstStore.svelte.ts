@@ -84,6 +84,13 @@ export class PredictFirst {
     if (reveal.model) this.modelScore = tallyGuess(this.modelScore, reveal.learner, reveal.model);
   }
 
+  /** The same run recorded again (a watch or a condition changed): its stops are the same. */
+  rerecorded(from: Recording | undefined, to: Recording): void {
+    const r = this.revealed;
+    if (r && r.at.recording === from) this.revealed = { ...r, at: { ...r.at, recording: to } };
+    for (const p of this.pending) if (p.at.recording === from) p.at = { ...p.at, recording: to };
+  }
+
   /** A new run of the program: the scores start again (the chosen move stays). */
   reset(): void {
     this.learnerScore = NO_GUESSES;

@@ -80,9 +80,7 @@ describe('statusNote', () => {
 
   it('names a run cut short before the edits in force, and the edits before a condition that raised', () => {
     const cut = recording([event(1), event(2)], { status: 'budget', message: 'Stopped: the event budget is used up' });
-    expect(statusNote(at(cut, 1, { edits: [{ at: 0, name: 'n', expr: '4' }] }))).toBe('The recording ends after this step: the run was cut off here (the event budget).');
-    // Before its last step nothing tells how the run ends.
-    expect(statusNote(at(cut, 0))).toBeNull();
+    expect(statusNote(at(cut, 1, { edits: [{ at: 0, name: 'n', expr: '4' }] }))).toBe('This run was cut off at event 2 (the event budget): you can step through what was recorded.');
     // At the exit the status line says it already.
     expect(statusNote(at(cut, 2))).toBeNull();
     const raised = recording([event(1), event(2, { hit: true, hit_error: 'NameError' })]);
@@ -170,8 +168,7 @@ describe('the end of a run', () => {
     expect(statusText(at(slow, 40))).toMatch(/^The run was cut off at event 40 in <module>, line 3 \(the time limit of 8 s\)\. It may still finish/);
     const stopped = recording(loop(3, (i) => ({ i: String(i) })), { status: 'timeout', message: 'Stopped as you asked' });
     expect(statusText(at(stopped, 3))).toBe('Stopped as you asked, at event 3 in <module>, line 2.');
-    expect(statusNote(at(stopped, 0))).toBeNull();
-    expect(statusNote(at(stopped, 2))).toBe('The recording ends after this step: you stopped the run here.');
+    expect(statusNote(at(stopped, 0))).toBe('Stopped as you asked at event 3: you can step through what was recorded.');
   });
 
   it('writes an exception as a traceback does, not as its repr', () => {

@@ -101,16 +101,19 @@ function exceptionHint(rec: Recording): string {
   return '';
 }
 
-/** A note at the last step a run cut off by a limit recorded (null elsewhere, and for every other
- * run): what comes after it is not recorded. It never tells earlier how a run ends: a pupil finds
- * that out by stepping (an uncaught exception is said where it happens). */
-export function abnormalEnd(rec: Recording, position: Position): string | null {
-  if (rec.events.length === 0 || position !== rec.events.length - 1) return null;
+/** A note while stepping through a run that a limit or the user's Stop cut off: the recording
+ * stops short, whatever the program would have done (null for every other run). It never tells how
+ * a program ends: an uncaught exception is said where it happens, so a lesson's first stop gives
+ * nothing away (issue 46). */
+export function abnormalEnd(rec: Recording): string | null {
+  if (rec.events.length === 0) return null; // the exit message is all there is to see
   switch (rec.exit.status) {
     case 'budget':
-    case 'timeout':
-      if (cutOffOf(rec)?.byUser) return 'The recording ends after this step: you stopped the run here.';
-      return `The recording ends after this step: the run was cut off here (${rec.exit.status === 'budget' ? 'the event budget' : 'the time limit'}).`;
+    case 'timeout': {
+      const at = count(rec.events.length);
+      if (cutOffOf(rec)?.byUser) return `Stopped as you asked at event ${at}: you can step through what was recorded.`;
+      return `This run was cut off at event ${at} (${rec.exit.status === 'budget' ? 'the event budget' : 'the time limit'}): you can step through what was recorded.`;
+    }
     default:
       return null;
   }
@@ -190,7 +193,7 @@ export function statusNote(s: StatusInput): string | null {
   if (s.engine !== 'ready' || s.busy || s.sharedPending || !s.recording) return isolation;
   if (s.dirty) return 'The code, the call or the input changed: the next action runs the program again.';
   if (s.inputWaiting || asksForInput(s.recording, s.position)) return INPUT_ASKED;
-  return abnormalEnd(s.recording, s.position) ?? editsNote(s.edits) ?? conditionNote(s) ?? isolation;
+  return (s.position < s.recording.events.length ? abnormalEnd(s.recording) : null) ?? editsNote(s.edits) ?? conditionNote(s) ?? isolation;
 }
 
 export function statusKind(s: StatusInput): StatusKind {
