@@ -15,7 +15,9 @@
 // program. Every request names an owner (`forOwner`: a session, a launch; the host's own methods
 // use one default owner, for a command that runs one program or one evaluation file), and a
 // process that ran one owner's requests never serves another's: it is replaced by a fresh one,
-// started ahead once a second owner has shown up.
+// started ahead once a second owner has shown up. A fresh process starts from the interpreter the
+// first one saved before any program ran (engineSnapshot.ts): about a second where Python's
+// own start takes several.
 
 import { readFileSync } from 'node:fs';
 import type { Recording } from '../core/trace';

@@ -8,6 +8,7 @@
 // are never more than `max` processes: with more owners than that, an idle process of another owner
 // is replaced by a fresh one.
 
+import { availableParallelism } from 'node:os';
 import { DefaultOwnerHost } from './defaultOwnerHost';
 import { hostFromAsk, type PythonHost } from './engineProtocol';
 import { engineWaitHere } from './engineWait';
@@ -15,6 +16,9 @@ import { DEFAULT_OWNER, ProcessHost, type ProcessHostOptions } from './processHo
 
 /** Fresh processes kept ready beside the ones sessions hold. */
 export const SPARES = 2;
+
+/** How many processes load at once when the pool refills: one core is left to what runs. */
+const LOADING_AT_ONCE = Math.max(1, availableParallelism() - 1);
 
 /** How long a request waits for a process when every one is busy with another owner's requests
  * (then it fails with EngineBusy): well within an MCP client's own 60 s request timeout. */
@@ -161,28 +165,32 @@ export class ProcessPool extends DefaultOwnerHost {
 
   /** SPARES fresh processes kept warm, within `max` processes in all: a replacement starts as soon
    * as a spare is taken (or a session's process ends), so that an agent that ends a session and
-   * starts the next at once finds one ready (issue 34, measured with `npm run bench:mcp`). A spare
-   * starts only while no process is loading, and the next once it is ready: processes that load
-   * side by side on a small machine each take as long as all of them, and the one a request waits
-   * for would be ready no sooner. */
+   * starts the next at once finds one ready (issue 34, measured with `npm run bench:mcp`). No more
+   * than LOADING_AT_ONCE processes load at a time (the next starts once one is ready): processes
+   * that load side by side on a small machine each take as long as all of them, and the one a
+   * request waits for would be ready no sooner. */
   private keepSpare(): void {
     if (this.closed) return;
-    const loading = this.hosts.find((h) => h.hasProcess && !h.isReady);
-    if (loading) {
-      loading.whenReady().then(
+    const loading = this.hosts.filter((h) => h.hasProcess && !h.isReady);
+    let fresh = this.hosts.filter((h) => this.isFresh(h)).length;
+    let starting = loading.length;
+    while (fresh < SPARES && this.size < this.max && starting < LOADING_AT_ONCE) {
+      const host = this.hosts.find((h) => !h.hasProcess) ?? (this.hosts.length < this.max ? this.add() : undefined);
+      if (!host) return;
+      host.warm();
+      host.whenReady().then(
         () => this.keepSpare(),
         () => undefined, // its host starts another, which a later request or release looks at
       );
-      return;
+      fresh++;
+      starting++;
     }
-    const fresh = this.hosts.filter((h) => this.isFresh(h));
-    if (fresh.length >= SPARES || this.size >= this.max) return;
-    const host = this.hosts.find((h) => !h.hasProcess) ?? (this.hosts.length < this.max ? this.add() : undefined);
-    if (!host) return;
-    host.warm();
-    host.whenReady().then(
-      () => this.keepSpare(),
-      () => undefined,
-    );
+    // full for now: look again once a loading one is ready
+    if (fresh < SPARES && starting >= LOADING_AT_ONCE && loading.length > 0) {
+      loading[0]!.whenReady().then(
+        () => this.keepSpare(),
+        () => undefined,
+      );
+    }
   }
 }
