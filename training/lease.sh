@@ -74,9 +74,21 @@ pack() {
     [ -f "$pack_debian" ] || die "no Debian snapshot at $pack_debian (python3 -m training.data.debian --write FILE.json.gz)"
     cp "$pack_debian" "$CARRY/debian_programs.json.gz"
   fi
+  if [ -n "${pack_init:-}" ]; then
+    # the weights to start from, as bf16 (half the bytes; run.py's load_init casts them back)
+    "${NDB_TRAIN_PYTHON:-/usr/bin/python3}" -c '
+import sys, torch
+c = torch.load(sys.argv[1], map_location="cpu")
+if "model" not in c or "model_config" not in c:
+    sys.exit(f"{sys.argv[1]}: not a checkpoint of training.train, import_onnx or unpack (no model / model_config)")
+model = {k: v.bfloat16() if v.is_floating_point() else v for k, v in c["model"].items()}
+torch.save({"model": model, "model_config": c["model_config"], "step": c.get("step")}, sys.argv[2])
+' "$pack_init" "$CARRY/init.pt" || die "could not write $CARRY/init.pt from $pack_init"
+  fi
   if [ -n "${pack_shards:-}" ]; then
     # shards built ahead (training/ahead.py): whole done chunks, oldest first, while they fit in
-    # what may travel (63 MiB in all, less what the tracked files and the rest of the carry take)
+    # what may travel (62.5 MiB, less the tracked files and the rest of the carry, init.pt included:
+    # it is packed first)
     [ -d "$pack_shards" ] || die "no shards at $pack_shards (python3 -m training.ahead --out DIR ...)"
     local room
     room="$(awk -v t="$(travel_size)" 'BEGIN {printf "%.0f", (62.5 - t) * 1048576}')"
@@ -97,17 +109,6 @@ for c in done_chunks(src):
     taken.append(c["seed"]); size += need; tokens += c["tokens"]["train"]
 print(f"shards: {len(taken)} chunk(s) of {src} carried (seeds {taken}), {tokens:,} train tokens in {size / 2**20:.1f} MiB")
 PY
-  fi
-  if [ -n "${pack_init:-}" ]; then
-    # the weights to start from, as bf16 (half the bytes; run.py's load_init casts them back)
-    "${NDB_TRAIN_PYTHON:-/usr/bin/python3}" -c '
-import sys, torch
-c = torch.load(sys.argv[1], map_location="cpu")
-if "model" not in c or "model_config" not in c:
-    sys.exit(f"{sys.argv[1]}: not a checkpoint of training.train, import_onnx or unpack (no model / model_config)")
-model = {k: v.bfloat16() if v.is_floating_point() else v for k, v in c["model"].items()}
-torch.save({"model": model, "model_config": c["model_config"], "step": c.get("step")}, sys.argv[2])
-' "$pack_init" "$CARRY/init.pt" || die "could not write $CARRY/init.pt from $pack_init"
   fi
   git check-ignore -q "$CARRY" || die "$CARRY is not git-ignored: it would travel twice (add runs/ to .gitignore)"
   local mib
