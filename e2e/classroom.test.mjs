@@ -208,20 +208,25 @@ for (const size of [
       await vars.getByRole('button', { name: 'Heap', exact: true }).click();
       const heap = vars.getByRole('figure', { name: /Heap/ });
       await heap.waitFor({ timeout: STEP_TIMEOUT });
-      const boxes = heap.locator('li[data-object]');
+      // each list a box of cells under their indices, a and b two arrows into the first
+      const boxes = heap.locator('g.box');
       assert.equal(await boxes.count(), 2);
-      assert.match(await boxes.nth(0).textContent(), /list\s*\[1, 2, 3\].*one object for a and b/);
-      assert.match(await boxes.nth(1).textContent(), /list\s*\[1, 2\]/);
-      assert.equal(await heap.locator('path.arrow').count(), 3);
-      // the arrows end at their boxes: a's and b's at the first, c's at the second
-      const ends = await heap.evaluate((fig) => {
-        const svg = fig.querySelector('svg').getBoundingClientRect();
-        const mid = (el) => { const r = el.getBoundingClientRect(); return r.top + r.height / 2 - svg.top; };
-        const boxes = [...fig.querySelectorAll('li[data-object]')].map(mid);
-        const arrows = [...fig.querySelectorAll('path.arrow')].map((p) => { const pts = p.getAttribute('d').trim().split(/[ ,]+/); return Number(pts.at(-1)); });
-        return { boxes, arrows };
-      });
-      assert.ok(Math.abs(ends.arrows[0] - ends.boxes[0]) < 3 && Math.abs(ends.arrows[1] - ends.boxes[0]) < 3 && Math.abs(ends.arrows[2] - ends.boxes[1]) < 3, JSON.stringify(ends));
+      assert.deepEqual(await boxes.nth(0).locator('text.t.cell').allTextContents(), ['1', '2', '3']);
+      assert.deepEqual(await boxes.nth(1).locator('text.t.cell').allTextContents(), ['1', '2']);
+      assert.match(await boxes.nth(0).getAttribute('class'), /\bshared\b/);
+      const ids = await boxes.evaluateAll((gs) => gs.map((g) => Number(g.getAttribute('data-object'))));
+      const arrows = await heap.locator('path.arrow').evaluateAll((ps) => ps.map((p) => [p.getAttribute('data-from'), Number(p.getAttribute('data-to'))]));
+      assert.deepEqual(arrows, [['a', ids[0]], ['b', ids[0]], ['c', ids[1]]]);
+      assert.match(await heap.textContent(), /b refers to object #\d+, a list/);
+      // the arrows end at their boxes' left sides, as drawn
+      const ends = await heap.evaluate((fig) =>
+        [...fig.querySelectorAll('path.arrow')].map((p) => {
+          const end = p.getPointAtLength(p.getTotalLength());
+          const box = fig.querySelector(`g.box[data-object="${p.getAttribute('data-to')}"] rect.outline`).getBBox();
+          return Math.abs(end.x - box.x) < 1.5 && end.y >= box.y - 1 && end.y <= box.y + box.height + 1;
+        }),
+      );
+      assert.deepEqual(ends, [true, true, true]);
       await shot(page, `classroom-aliasing-${size.name}.png`);
       await vars.getByRole('button', { name: 'Heap', exact: true }).click();
       await heap.waitFor({ state: 'detached', timeout: STEP_TIMEOUT });

@@ -102,12 +102,15 @@ describe('names a plain object has on its prototype', () => {
     // the heap: one row per name, the local g (global) and the two globals apart
     const heap = vars.getByRole('figure', { name: /Heap/ });
     await heap.waitFor({ timeout: STEP_TIMEOUT });
-    const refs = await heap.locator('li[data-ref]').evaluateAll((lis) => lis.map((li) => `${li.getAttribute('data-scope')} ${li.getAttribute('data-ref')}`));
+    const refs = await heap.locator('text[data-ref]').evaluateAll((ts) => ts.map((t) => `${t.getAttribute('data-scope')} ${t.getAttribute('data-ref')}`));
     // the module's constructor, hidden here by the parameter of the same name, is shown too (issue 46)
-    assert.deepEqual(refs, ['local constructor', 'local valueOf', 'local hasOwnProperty', 'local g (global)', 'global g', 'global g (global)', 'global constructor']);
-    // the lists [1] and [[1]], and the module's Thing() that its constructor names
-    assert.equal(await heap.locator('li[data-object]').count(), 3);
-    assert.equal(await heap.locator('path.arrow').count(), 7);
+    assert.deepEqual(refs, ['local constructor', 'local valueOf', 'local hasOwnProperty', 'local g (global)', 'global g', 'global g (global)', 'global constructor', 'global toString']);
+    // the lists [1] and [[1]], the module's Thing() that its constructor names, and its class
+    // (whose attributes are called constructor and valueOf)
+    assert.deepEqual(await heap.locator('g.box text.title').allTextContents(), ['list', 'list', 'Thing instance', 'Thing class']);
+    assert.deepEqual(await heap.locator('g.box[data-kind="class"] text.t.key').allTextContents(), ['constructor', 'valueOf', 'toString']);
+    // seven names' arrows, [[1]]'s item's and the instance's to its class
+    assert.equal(await heap.locator('path.arrow').count(), 9);
 
     // the call stack names the frame with its arguments, a deleted one left out
     await stepUntil(/^show returns/);

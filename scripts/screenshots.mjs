@@ -15,8 +15,8 @@ const IMAGES = [
   { name: 'screenshot-phone.png', docs: 'docs/screenshot-phone.png', test: 'layout.test' },
   { name: 'screenshot-lesson.png', docs: 'docs/screenshot-lesson.png', test: 'classroom.test' },
   { name: 'screenshot-lesson-phone.png', docs: 'docs/screenshot-lesson-phone.png', test: 'classroom.test' },
-  { name: 'classroom-aliasing-laptop.png', docs: 'docs/screenshot-heap.png', test: 'classroom.test' },
-  { name: 'classroom-aliasing-phone.png', docs: 'docs/screenshot-heap-phone.png', test: 'classroom.test' },
+  { name: 'screenshot-heap.png', docs: 'docs/screenshot-heap.png', test: 'heap.test' },
+  { name: 'screenshot-heap-phone.png', docs: 'docs/screenshot-heap-phone.png', test: 'heap.test' },
   { name: 'screenshot-projector.png', docs: 'docs/screenshot-projector.png', test: 'projector.test' },
 ];
 

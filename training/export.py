@@ -3,7 +3,9 @@
     OUT/config.json, generation_config.json, tokenizer.json, tokenizer_config.json,
     OUT/onnx/model.onnx (fp32, with a KV cache)
 
-`python3 -m training.export --checkpoint RUN/checkpoint.pt --tokenizer TOKDIR --out public/models/NAME`
+`python3 -m training.export --checkpoint RUN/checkpoint.pt --tokenizer TOKDIR --config CONFIG --out public/models/NAME`
+(CONFIG: the training config that made the checkpoint; config.json's ``ndb_provenance`` names it,
+its parents and their recipes, and the code's commit: training/provenance.py).
 Quantized variants are made from the fp32 file by `training.quantize`.
 """
 
@@ -19,6 +21,7 @@ import torch
 from torch import nn
 
 from training.model import Decoder, ModelConfig
+from training.provenance import provenance
 from training.train import load_model
 
 OPSET = 17
@@ -40,10 +43,14 @@ class CachedForward(nn.Module):
         return (logits, *flat)
 
 
-def hf_config(cfg: ModelConfig, special: dict[str, int], trained_context: int | None = None) -> dict[str, Any]:
+def hf_config(cfg: ModelConfig, special: dict[str, int], trained_context: int | None = None,
+              origin: dict[str, Any] | None = None) -> dict[str, Any]:
     """config.json; ours beside the Hugging Face keys: ``ndb_trained_context``, the training sequence
-    length (positions past it were never trained: the app's sessions keep their prompts within it)."""
-    extra = {"ndb_trained_context": trained_context} if trained_context else {}
+    length (positions past it were never trained: the app's sessions keep their prompts within it),
+    and ``ndb_provenance`` (training/provenance.py), where the weights come from."""
+    extra: dict[str, Any] = {"ndb_trained_context": trained_context} if trained_context else {}
+    if origin is not None:
+        extra["ndb_provenance"] = origin
     return {
         "model_type": "llama",
         "architectures": ["LlamaForCausalLM"],
@@ -107,7 +114,10 @@ def export_onnx(model: Decoder, path: Path) -> None:
         )
 
 
-def export(checkpoint: Path, tokenizer_dir: Path, out: Path, max_new_tokens: int = 512) -> None:
+def export(checkpoint: Path, tokenizer_dir: Path, out: Path, max_new_tokens: int = 512, config: Path | None = None) -> None:
+    """``config``: the training config that made ``checkpoint`` (its chain of parents is written
+    into config.json); without it the model says nothing of where it comes from."""
+    origin = provenance(config) if config is not None else None  # a bad chain fails before any file is written
     model = load_model(checkpoint)
     tok_cfg = json.loads((tokenizer_dir / "tokenizer_config.json").read_text())
     special = tok_cfg.get("ndb_special_ids", {})
@@ -115,7 +125,7 @@ def export(checkpoint: Path, tokenizer_dir: Path, out: Path, max_new_tokens: int
     for name in ("tokenizer.json", "tokenizer_config.json"):
         shutil.copy(tokenizer_dir / name, out / name)
     trained = torch.load(checkpoint, map_location="cpu").get("config", {}).get("train", {}).get("seq_len")
-    (out / "config.json").write_text(json.dumps(hf_config(model.cfg, special, trained), indent=2))
+    (out / "config.json").write_text(json.dumps(hf_config(model.cfg, special, trained, origin), indent=2))
     generation = {"do_sample": False, "max_new_tokens": max_new_tokens, "eos_token_id": special.get("eos", 0)}
     (out / "generation_config.json").write_text(json.dumps(generation, indent=2))
     export_onnx(model, out / "onnx" / "model.onnx")
@@ -126,8 +136,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--checkpoint", required=True, type=Path)
     parser.add_argument("--tokenizer", required=True, type=Path, help="folder with tokenizer.json and tokenizer_config.json")
     parser.add_argument("--out", required=True, type=Path)
+    parser.add_argument("--config", type=Path, default=None,
+                        help="the training config that made the checkpoint: config.json names it, its parents and their recipes")
     args = parser.parse_args(argv)
-    export(args.checkpoint, args.tokenizer, args.out)
+    export(args.checkpoint, args.tokenizer, args.out, config=args.config)
     return 0
 
 

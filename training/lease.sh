@@ -24,7 +24,8 @@
 #                                                      from init.pt) out of git's index so that they stay
 #                                                      behind, and put them back after (nothing is deleted)
 #   bash training/lease.sh --import OUT MODEL_DIR      parts -> checkpoint -> ONNX -> int8 and q4 in
-#                                                      MODEL_DIR, then one `ndb debug` on it
+#     [--config FILE]                                  MODEL_DIR, then one `ndb debug` on it (--config: the
+#                                                      lease's config, which config.json's ndb_provenance names)
 #
 # Options of a training run (device or rehearsal): --config FILE, --init CHECKPOINT|LEASE_OUT,
 # --seed N, --workers N; anything after `--` goes to `python3 -m training.lease.run`.
@@ -227,7 +228,7 @@ case "$mode" in
     name="$(basename "$model_dir")"
     ckpt="runs/leases/$name/checkpoint.pt"
     "$py" -m training.lease.unpack "$src" --checkpoint "$ckpt" --tokenizer "$TOKENIZER"
-    "$py" -m training.export --checkpoint "$ckpt" --tokenizer "$TOKENIZER" --out "$model_dir"
+    "$py" -m training.export --checkpoint "$ckpt" --tokenizer "$TOKENIZER" --out "$model_dir" ${config:+--config "$config"}
     "$py" -m training.quantize "$model_dir"
     cp "$src/manifest.json" "$model_dir/lease_manifest.json"
     if command -v node >/dev/null; then

@@ -38,6 +38,8 @@ def from_trace_lines(lines: list[Any]) -> Recording:
     }
     if last.pop("stdout_truncated", False):
         rec["stdout_truncated"] = True
+    if isinstance(last.get("files"), list):
+        rec["files"] = last.pop("files")  # a program of several files (docs/trace.md)
     last.pop("event")
     rec["exit"] = last
     return rec

@@ -132,7 +132,8 @@ describe('ndb errors', () => {
     writeFileSync(bad, 'x = (\n');
     const failed = await exec('node', ['bin/ndb.mjs', 'trace', bad, '--json'], { cwd: REPO_ROOT }).catch((e: { code: number; stderr: string; stdout: string }) => e);
     expect('code' in failed && failed.code).toBe(1);
-    expect((failed as { stderr: string }).stderr).toMatch(/main\.py:1:\d+: SyntaxError/);
+    // named by its own name (ndb trace reads FILE's folder as the program, as ndb debug does)
+    expect((failed as { stderr: string }).stderr).toMatch(/bad2\.py:1:\d+: SyntaxError/);
     expect((failed as { stdout: string }).stdout).toBe('');
   }, 60_000);
 });
@@ -157,9 +158,10 @@ describe('ndb debug with the model', () => {
 describe('ndb trace on programs that try to leave Python', () => {
   it('ends each in an exception or error state, makes no file on the host, and goes on', async () => {
     const watched = mkdtempSync(join(tmpdir(), 'ndb-cli-hostile-'));
-    const programs = mkdtempSync(join(tmpdir(), 'ndb-cli-programs-'));
     for (const hostile of hostilePrograms(watched)) {
-      const file = join(programs, `${hostile.name}.py`);
+      // each in a folder of its own: FILE's folder is the program (one named urllib.py beside the
+      // others would be the module `import urllib` finds, as in Python)
+      const file = join(mkdtempSync(join(tmpdir(), 'ndb-cli-programs-')), 'main.py');
       writeFileSync(file, hostile.source);
       const { code, lines } = await run('trace', file, '--json');
       if (hostile.refusedByPython || code === 0) {

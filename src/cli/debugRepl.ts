@@ -12,6 +12,7 @@ import type { ProgramRun } from '../session/programSession';
 import type { Project } from '../session/projectFiles';
 import { breakpointKeys } from '../session/breakpointSpecs';
 import { parseBreakpointList, stringOption, UsageError, type ParsedArgs } from './args';
+import { CLI_LIMIT_OPTIONS, limitsFromArgs } from './limitOptions';
 
 /** `--breakpoints 12,pricing.py:7`: lines of FILE, or FILE:LINE of another file of the program,
  * as the session's breakpoint keys (core/location.ts). */
@@ -35,7 +36,6 @@ export async function debugRepl(args: ParsedArgs, file: string, project: Project
     const { modelFromArgs } = await import('./model');
     return { predictor: (await modelFromArgs(args)).predictor };
   };
-  const maxEvents = Number(stringOption(args, 'max-events') ?? NaN);
   const host = await loadPythonHost();
   const { session, lines } = await PdbSession.open(host, source, {
     engine,
@@ -44,7 +44,8 @@ export async function debugRepl(args: ParsedArgs, file: string, project: Project
     call: stringOption(args, 'call') ?? '',
     breakpoints: breakpointKeysOf(parseBreakpointList(stringOption(args, 'breakpoints')), project),
     ...(engine === 'real' ? { loadModel } : { model: await loadModel() }),
-    limits: { ...run, ...(Number.isInteger(maxEvents) ? { maxEvents } : {}) },
+    limits: { ...run, ...limitsFromArgs(args) },
+    limitOptions: CLI_LIMIT_OPTIONS,
   });
   const out = process.stdout;
   // NO_COLOR (no-color.org): present and not empty turns colour off

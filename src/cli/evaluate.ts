@@ -8,11 +8,12 @@ import { medianResult, runBench } from '../eval/bench';
 import { calibrate, withCalibration, type EvalSet } from '../eval/calibrate';
 import { evalCruxeval, type CruxQuestion } from '../eval/cruxeval';
 import { evalEarlyStop } from '../eval/earlyStop';
-import { evalJumpsCrux, evalJumpsTrajectories } from '../eval/jumps';
+import { evalJumpsClass, evalJumpsCrux, evalJumpsTrajectories, programsOf } from '../eval/jumps';
+import { COMPOSED_KINDS } from '../neuralEngine/composeJump';
 import type { CruxItem, EvalItem, OnProgress } from '../eval/items';
 import { reliabilitySvg } from '../eval/reliabilitySvg';
 import { examplePrograms, readJsonl, setLabels } from '../eval/setFiles';
-import { evalTrajectories } from '../eval/trajectories';
+import { evalTrajectories, type DecoderVariant } from '../eval/trajectories';
 import { evalVariants } from '../eval/variants';
 import type { HfConfig, ModelDtype } from '../neuralEngine/modelConfig';
 import type { DecoderKind } from '../neuralEngine/neuralSession';
@@ -25,7 +26,7 @@ import { Progress } from './progress';
 type Out = (line: string) => void;
 
 export async function evalCommand(args: ParsedArgs, out: Out): Promise<number> {
-  checkKnown(args, ['json', 'model', 'dtype', 'limit', 'task', 'action', 'verify', 'label', 'decoder', 'write', 'svg', 'max-steps']);
+  checkKnown(args, ['json', 'model', 'dtype', 'limit', 'task', 'action', 'verify', 'label', 'decoder', 'write', 'svg', 'max-steps', 'frame-names']);
   const [kind, file, ...extra] = args.positionals;
   if (!file || (extra.length > 0 && kind !== 'trajectories' && kind !== 'calibrate')) throw new UsageError('expected: ndb eval trajectories|calibrate|cruxeval|jumps|early-stop|variants FILE');
   const limitText = stringOption(args, 'limit');
@@ -71,15 +72,32 @@ export async function evalCommand(args: ParsedArgs, out: Out): Promise<number> {
       const maxText = stringOption(args, 'max-steps') ?? '30';
       const maxSteps = Number(maxText);
       if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new UsageError('--max-steps must be a positive integer');
+      // --action: step_return (the default, as before), step_over, continue or all (issue 45 item 5)
+      const actionText = stringOption(args, 'action') ?? 'step_return';
+      const actions = actionText === 'all' ? COMPOSED_KINDS : [actionText];
+      if (!actions.every((a) => (COMPOSED_KINDS as readonly string[]).includes(a))) throw new UsageError('--action must be step_return, step_over, continue or all');
       const model = await modelFromArgs(args);
       const engine = await loadPythonHost();
       const items = readJsonl<CruxItem | EvalItem>(file, limit);
       const crux = items.length > 0 && items.every((i) => 'code' in i);
-      const bar = progressBar('jumps', items.length);
-      const report = crux
-        ? await evalJumpsCrux(model, engine, items as CruxItem[], maxSteps, bar)
-        : await evalJumpsTrajectories(model, engine, items as EvalItem[], maxSteps, bar);
-      out(JSON.stringify({ file, kind: crux ? 'cruxeval output' : 'trajectories', ...report }));
+      if (crux) {
+        if (actionText !== 'step_return') throw new UsageError('a CruxEval file asks step outs only (--action step_return)');
+        const report = await evalJumpsCrux(model, engine, items as CruxItem[], maxSteps, progressBar('jumps', items.length));
+        out(JSON.stringify({ file, kind: 'cruxeval output', action: 'step_return', ...report }));
+        return 0;
+      }
+      const trajectories = items as EvalItem[];
+      for (const action of actions) {
+        if (action === 'step_return' || action === 'step_over') {
+          const report = await evalJumpsTrajectories(model, engine, trajectories, maxSteps, progressBar(`jumps ${action}`, items.length), action);
+          out(JSON.stringify({ file, kind: 'trajectories', action, source: 'trajectories', ...report }));
+        }
+        if (action === 'step_over' || action === 'continue') {
+          const programs = programsOf(trajectories).length;
+          const report = await evalJumpsClass(model, engine, trajectories, action, maxSteps, progressBar(`jumps ${action} (class)`, programs));
+          out(JSON.stringify({ file, kind: 'trajectories', action, source: 'class', ...report }));
+        }
+      }
       return 0;
     }
     case 'variants': {
@@ -106,11 +124,16 @@ async function trajectoriesCommand(args: ParsedArgs, files: readonly string[], l
   const decoders: string[] = decoderText === 'both' ? ['greedy', 'constrained'] : [decoderText];
   const known = (d: string): d is DecoderKind => d === 'greedy' || d === 'constrained';
   if (!decoders.every(known)) throw new UsageError('--decoder must be constrained, greedy or both');
+  // --frame-names off|both: the constrained decoder without the frame's names too (issue 45 item 4)
+  const frameText = stringOption(args, 'frame-names') ?? 'on';
+  if (frameText !== 'on' && frameText !== 'off' && frameText !== 'both') throw new UsageError('--frame-names must be on, off or both');
+  const frames = frameText === 'both' ? [true, false] : [frameText === 'on'];
+  const variants: DecoderVariant[] = decoders.filter(known).flatMap((decoder): DecoderVariant[] => (decoder === 'constrained' ? frames.map((frameNames) => ({ decoder, frameNames })) : [{ decoder }]));
   const curves: { label: string; reliability: Reliability }[] = [];
   for (const [i, path] of files.entries()) {
     const items = readJsonl<EvalItem>(path, limit);
     const engine = await loadPythonHost();
-    const { reports } = await evalTrajectories(model, engine, items, decoders.filter(known), progressBar('eval', items.length));
+    const { reports } = await evalTrajectories(model, engine, items, variants, progressBar('eval', items.length));
     for (const report of reports) {
       out(JSON.stringify({ set: labels[i], file: path, ...report }));
       if (report.confidence) curves.push({ label: labels[i]!, reliability: report.confidence.state });

@@ -34,8 +34,10 @@ describe('ndb debug on a project', () => {
     expect(states.slice(4).map((s) => [s.file, s.line, s.event])).toEqual([
       [forward[1]!.file, forward[1]!.line, 'line'],
       [forward[0]!.file, forward[0]!.line, 'line'],
-      ['main.py', 0, 'call'],
+      ['main.py', states[0]!.line, 'call'],
     ]);
+    // the entry is the first stop, as every face shows it
+    expect(states.at(-1)).toEqual(states[0]);
   });
 
   it('stops where the uncaught exception was raised with --exceptions uncaught', async () => {

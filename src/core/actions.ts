@@ -1,4 +1,5 @@
-// Debugger actions: the names used by the CLI (`--actions`), the model format and the UI.
+// Debugger actions: the names used by the CLI (`--actions`), the model format and the UI; the
+// moves of every face (an action, or reverse continue) and every name each face takes for them.
 
 export const FORWARD_ACTIONS = ['step_into', 'step_over', 'step_return', 'continue'] as const;
 export const INVERSE_ACTIONS = ['inv_step_into', 'inv_step_over', 'inv_step_call'] as const;
@@ -31,6 +32,71 @@ export function formatAction(action: Action): string {
   return action.kind === 'breakpoint' ? `breakpoint:${action.line}` : action.kind;
 }
 
+/** Reverse continue (gdb's `reverse-continue`): back to the previous stop on a breakpoint, else the
+ * first event. A move over the recording, not one of the model's actions. */
+export const INV_CONTINUE = { kind: 'inv_continue' } as const;
+
+/** A move of the debugger: one of the model's actions, or reverse continue. */
+export type Move = Action | typeof INV_CONTINUE;
+
+export type MoveKind = SimpleAction | typeof INV_CONTINUE.kind;
+
+/** The names of a move: ndb's own (`kind`), the prompt's (pdb's, gdb's for the moves back; the
+ * short form first, the command's full name last), and what else an agent, an editor or a person
+ * may call it. */
+export interface MoveNames {
+  kind: MoveKind;
+  prompt: readonly string[];
+  aliases: readonly string[];
+}
+
+/** Every name of every move, one table for every face (the prompt, `ndb debug --actions` and
+ * `--batch`, MCP's tools, the app's toolbar), in the toolbar's order. The prompt takes only its
+ * own names: any other word there is Python (a variable called `back` is printed, not a move). */
+export const MOVE_NAMES: readonly MoveNames[] = [
+  { kind: 'step_into', prompt: ['s', 'step'], aliases: ['step_in'] },
+  { kind: 'step_over', prompt: ['n', 'next'], aliases: ['over'] },
+  { kind: 'step_return', prompt: ['r', 'return'], aliases: ['step_out', 'finish'] },
+  { kind: 'continue', prompt: ['c', 'cont', 'continue'], aliases: [] },
+  { kind: 'inv_step_into', prompt: ['rs', 'reverse-step'], aliases: ['step_back', 'back', 'reverse_step'] },
+  { kind: 'inv_step_over', prompt: ['rn', 'reverse-next'], aliases: ['step_back_over'] },
+  { kind: 'inv_step_call', prompt: ['rf', 'reverse-finish'], aliases: ['back_to_call'] },
+  { kind: 'inv_continue', prompt: ['rc', 'reverse-continue'], aliases: ['reverse_continue'] },
+];
+
+/** The moves, in the toolbar's order. */
+export const MOVE_KINDS: readonly MoveKind[] = MOVE_NAMES.map((m) => m.kind);
+
+/** Every other name of a move (the prompt's and the aliases), to the move's own name. */
+export const MOVE_ALIASES: Readonly<Record<string, MoveKind>> = Object.fromEntries(
+  MOVE_NAMES.flatMap((m) => [...m.prompt, ...m.aliases].filter((name) => name !== m.kind).map((name) => [name, m.kind])),
+);
+
+/** The names of one move. */
+export function moveNames(kind: MoveKind): MoveNames {
+  return MOVE_NAMES.find((m) => m.kind === kind)!;
+}
+
+/** The moves as a message lists them. */
+export const MOVES_LISTED = [...FORWARD_ACTIONS, 'breakpoint:LINE', ...INVERSE_ACTIONS, INV_CONTINUE.kind];
+
+/** A move by any of its names (MOVE_NAMES), or `breakpoint:LINE` (also `breakpoint LINE`). */
+export function parseMove(text: string): Move {
+  const t = text.trim();
+  const bp = /^breakpoint[: ]\s*(\d+)$/.exec(t);
+  if (bp) return { kind: 'breakpoint', line: Number(bp[1]) };
+  const kind = (MOVE_KINDS as readonly string[]).includes(t) ? (t as MoveKind) : Object.hasOwn(MOVE_ALIASES, t) ? MOVE_ALIASES[t]! : undefined;
+  if (kind === undefined) throw new ActionSyntaxError(`unknown action '${t}': expected one of ${MOVES_LISTED.join(', ')}`);
+  return kind === INV_CONTINUE.kind ? INV_CONTINUE : { kind };
+}
+
+/** One of the model's actions by any of its names (reverse continue is none). */
+export function parseActionName(text: string): Action {
+  const move = parseMove(text);
+  if (move.kind === INV_CONTINUE.kind) throw new ActionSyntaxError(`'${text.trim()}' is no action the model makes: expected one of ${[...FORWARD_ACTIONS, 'breakpoint:LINE', ...INVERSE_ACTIONS].join(', ')}`);
+  return move;
+}
+
 /** What-if: `set:NAME=EXPR` assigns a local at the current stop (a CLI step, not a navigation). */
 export interface SetLocal {
   kind: 'set';
@@ -40,6 +106,9 @@ export interface SetLocal {
 
 /** One item of `--actions`: a debugger action or an edit. */
 export type Step = Action | SetLocal;
+
+/** One item of a face's list of moves (`--actions`, `--batch`, MCP's step): a move or an edit. */
+export type MoveStep = Move | SetLocal;
 
 export function parseStep(text: string): Step {
   const t = text.trim();
@@ -51,6 +120,15 @@ export function parseStep(text: string): Step {
 
 export function formatStep(step: Step): string {
   return step.kind === 'set' ? `set:${step.name}=${step.expr}` : formatAction(step);
+}
+
+/** A move by any of its names, or a `set:NAME=EXPR` edit. */
+export function parseMoveStep(text: string): MoveStep {
+  return text.trim().startsWith('set:') ? parseStep(text) : parseMove(text);
+}
+
+export function formatMoveStep(step: MoveStep): string {
+  return step.kind === INV_CONTINUE.kind ? step.kind : formatStep(step);
 }
 
 /** Splits a comma-separated list at the commas that are not inside brackets or string literals,
@@ -83,4 +161,9 @@ export function parseActionList(text: string): Action[] {
 
 export function parseStepList(text: string): Step[] {
   return splitList(text).map(parseStep);
+}
+
+/** `--actions` of `ndb debug`: moves by any of their names and edits, split as splitList does. */
+export function parseMoveStepList(text: string): MoveStep[] {
+  return splitList(text).map(parseMoveStep);
 }

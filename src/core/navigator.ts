@@ -341,7 +341,14 @@ export function callOfFrame(events: readonly TraceEvent[], pos: Position): Posit
     }
     if (at < 0) return ENTRY;
   }
-  const frame = events[at]!.frame;
+  return callEventOf(events, at);
+}
+
+/** The call event of the frame that event `at` belongs to (where its arguments are), or ENTRY
+ * when the recording has none. */
+export function callEventOf(events: readonly TraceEvent[], at: Position): Position {
+  const frame = events[at]?.frame;
+  if (frame === undefined) return ENTRY;
   for (let j = at; j >= 0; j--) {
     const e = events[j]!;
     if (e.frame === frame && e.event === 'call') return j;

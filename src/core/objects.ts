@@ -5,8 +5,9 @@
 // A local and a global are told apart by a field, never by the name's text: a program can name a
 // local `g (global)` (through `f_locals` or `globals()`), and it is shown as that name.
 
+import { firstPaths, heapBoxesAt } from './heapGraph';
 import { hasOwnName, own } from './names';
-import type { Recording, TraceEvent } from './trace';
+import type { HeapBox, Recording, TraceEvent } from './trace';
 
 /** A name as the views show it: a local of the frame, or one of the module's variables. */
 export interface ShownName {
@@ -25,7 +26,7 @@ export interface ObjectsView {
   globalSameAs: ReadonlyMap<string, readonly ShownName[]>;
   /** The locals that live in an enclosing function, and its name (null: none). */
   closure: { names: string[]; enclosing: string } | null;
-  /** The names that refer to numbered objects, and those objects, each once (the heap view). */
+  /** Every shown name and the objects they reach, each once (the heap view). */
   heap: Heap;
 }
 
@@ -34,20 +35,31 @@ export interface HeapRef extends ShownName {
   object: number;
 }
 
-/** One object, however many names refer to it: its number in the run (as in `ids`), its repr
- * and the names that refer to it, in the order of `refs`. */
-export interface HeapObject {
-  id: number;
+/** A name as the heap's column of names shows it: its object's number (null: a value written
+ * inline, a number or a string) and its value's repr. */
+export interface HeapName extends ShownName {
+  object: number | null;
   value: string;
-  names: ShownName[];
 }
 
+/** The heap of a stop as Python Tutor draws it (core/heapGraph.ts): every shown name, locals
+ * first, and the boxes reachable from them, each object once. */
 export interface Heap {
+  names: HeapName[];
+  /** The names that refer to numbered objects. */
   refs: HeapRef[];
-  objects: HeapObject[];
+  /** The boxes, by object number, in the order a walk from the names reaches them. */
+  boxes: ReadonlyMap<number, HeapBox>;
+  /** How the program first reaches each object from the names ("grid[0]"): what "same object
+   * as …" says of an item. */
+  paths: ReadonlyMap<number, string>;
+  /** The tracer's walk stopped at its cap: some arrows lead to objects not shown. */
+  cut: boolean;
 }
 
-export const NO_OBJECTS: ObjectsView = { sameAs: new Map(), globals: null, globalSameAs: new Map(), closure: null, heap: { refs: [], objects: [] } };
+export const NO_HEAP: Heap = { names: [], refs: [], boxes: new Map(), paths: new Map(), cut: false };
+
+export const NO_OBJECTS: ObjectsView = { sameAs: new Map(), globals: null, globalSameAs: new Map(), closure: null, heap: NO_HEAP };
 
 /** The objects view of one event (the current stop, or a caller's latest event). */
 export function objectsAt(rec: Recording, e: TraceEvent): ObjectsView {
@@ -68,21 +80,20 @@ export function objectsAt(rec: Recording, e: TraceEvent): ObjectsView {
     globals: e.globals ?? null,
     globalSameAs,
     closure: free.length > 0 ? { names: free, enclosing: code?.enclosing ?? '' } : null,
-    heap: heapOf(named),
+    heap: heapOf(rec, e, named),
   };
 }
 
-/** Objects in the order their first name is shown: arrows from a column of names then cross as
- * little as they can. */
-function heapOf(named: readonly { name: string; global: boolean; id: number; value: string }[]): Heap {
-  const objects = new Map<number, HeapObject>();
-  for (const n of named) {
-    const shown = { name: n.name, global: n.global };
-    const o = objects.get(n.id);
-    if (o) o.names.push(shown);
-    else objects.set(n.id, { id: n.id, value: n.value, names: [shown] });
-  }
-  return { refs: named.map((n) => ({ name: n.name, global: n.global, object: n.id })), objects: [...objects.values()] };
+/** Every shown name (locals in their order, then the globals) and the boxes reachable from them. */
+function heapOf(rec: Recording, e: TraceEvent, named: readonly { name: string; global: boolean; id: number }[]): Heap {
+  const object = (name: string, global: boolean): number | null => named.find((n) => n.name === name && n.global === global)?.id ?? null;
+  const names: HeapName[] = [
+    ...Object.entries(e.locals).map(([name, value]) => ({ name, global: false, object: object(name, false), value })),
+    ...Object.entries(e.globals ?? {}).map(([name, value]) => ({ name, global: true, object: object(name, true), value })),
+  ];
+  const refs = named.map((n) => ({ name: n.name, global: n.global, object: n.id }));
+  const { boxes, cut } = heapBoxesAt(rec, rec.events.indexOf(e), refs.map((r) => r.object));
+  return { names, refs, boxes, paths: firstPaths(names, boxes), cut };
 }
 
 /** The module's variables shown beside a function's locals that a local of the same name hides

@@ -88,30 +88,64 @@ function tracebackEntriesOf(rec: Recording): Array<{ function: string; line: num
     .reverse()
     .map((f) => {
       const e = rec.events[f.event]!;
-      return { function: f.function, line: f.line, file: rec.codes[e.code]?.file ?? 0 };
+      // Python's traceback names a frame by its code's name (`rate`, not `Frozen.rate`)
+      return { function: e.function, line: e.line, file: rec.codes[e.code]?.file ?? 0 };
     });
 }
 
 /** One frame of the call stack at a stop, innermost first (frameEvents). */
 export interface FrameAt {
+  /** The code's qualified name (`Frozen.rate`, `outer.<locals>.inner`; qualnameOf). */
   function: string;
   file: string;
+  /** The frame's line as a face shows it (shownLine: the module's start at its first line). */
   line: number;
   depth: number;
   /** The frame's latest event at or before the stop: where its line and locals are. */
   event: number;
 }
 
-/** The call stack at a position, innermost frame first. */
+/** The call stack at a position, innermost frame first: none before the program starts and none
+ * once it has ended (the exit is no frame's; frameEvents(rec, rec.events.length - 1) is the
+ * stack the last event was in). */
 export function frameEvents(rec: Recording, pos: Position): FrameAt[] {
   const stack: FrameAt[] = [];
-  for (let j = 0; j <= pos && j < rec.events.length; j++) {
+  if (pos < 0 || pos >= rec.events.length) return stack;
+  for (let j = 0; j <= pos; j++) {
     const e = rec.events[j]!;
     if (e.depth < 0) continue;
     stack.length = Math.min(stack.length, e.depth);
-    stack[e.depth] = { function: e.function, file: eventFile(rec, e), line: e.line, depth: e.depth, event: j };
+    stack[e.depth] = { function: qualnameOf(rec, e), file: eventFile(rec, e), line: shownLine(rec, e), depth: e.depth, event: j };
   }
   return stack.filter((f) => f !== undefined).reverse();
+}
+
+/** The name a face shows for an event's frame: its code's qualified name (`Frozen.rate`) where the
+ * recording has one (Python 3.11+'s `co_qualname`), else the code's name, which the events keep
+ * (the model is trained on them). */
+export function qualnameOf(rec: Recording, e: TraceEvent): string {
+  return rec.codes[e.code]?.qualname ?? e.function;
+}
+
+/** The line a face shows for an event. CPython puts a module's call event (and the return of a
+ * module with no code) at line 0, before its first line; the recording and the model's format
+ * keep that 0 (docs/format.md §3), but a person (and pdb, whose first stop is there) reads the
+ * module's first line of code. Every other event is at its own line. */
+export function shownLine(rec: Recording, e: TraceEvent): number {
+  if (e.line > 0) return e.line;
+  const code = rec.codes[e.code];
+  return Math.max(1, code?.lines[0] ?? code?.firstline ?? 1);
+}
+
+/** A state as the faces show it (MCP's states, `ndb debug --json`): the event's line as
+ * shownLine gives it and its frame's qualified name. The state the model is compared with
+ * (stateAt) keeps the recording's own. */
+export function shownState(rec: Recording, pos: Position, state: DebugState): DebugState {
+  const e = rec.events[pos];
+  if (!e || state.event === 'entry' || state.event === 'exit') return state;
+  const line = shownLine(rec, e);
+  const fn = qualnameOf(rec, e);
+  return line === state.line && fn === state.function ? state : { ...state, line, function: fn };
 }
 
 export type DebugState = EntryState | EventState | ExitState;

@@ -54,7 +54,38 @@ export interface TraceEvent {
    * numbers. */
   globals?: Record<string, string>;
   global_ids?: Record<string, number>;
+  /** Recorded with `objects`: the boxes of the heap graph reachable from `ids` and `global_ids`
+   * whose description changed since the recording last sent them (core/heapGraph.ts folds them
+   * into each event's graph). */
+  heap?: HeapBox[];
+  /** Recorded with `objects`, where the walk of the heap stopped at its cap (or failed): the
+   * numbers of the boxes it reached, the only ones the event's graph shows. */
+  heap_cut?: number[];
 }
+
+/** An item of a heap box: a value written inline (`{v: '5'}`: numbers, strings, None, tuples of
+ * values, functions) or an arrow to another box (`{ref: 3}`). */
+export type HeapCell = { v: string } | { ref: number };
+
+interface HeapBoxBase {
+  /** The object's number, as in `ids`. */
+  id: number;
+  /** Its class's name: `list`, `dict`, `Pet`, `defaultdict`. */
+  type: string;
+  /** Items left out past the tracer's cap of items in a box. */
+  more?: number;
+}
+
+/** One object of the heap graph (docs/trace.md, `heap`). */
+export type HeapBox =
+  | (HeapBoxBase & { kind: 'list' | 'tuple' | 'set' | 'frozenset'; items: HeapCell[] })
+  | (HeapBoxBase & { kind: 'dict'; items: [HeapCell, HeapCell][] })
+  /** An instance: Python's own repr (the program's `__repr__`, or `<__main__.Pet object at 0x…>`),
+   * its attributes, and its class's box where the class is the program's. */
+  | (HeapBoxBase & { kind: 'instance'; repr: string; items: [string, HeapCell][]; cls?: number })
+  /** A class of the program: what its body defines (functions inline), and its bases that are
+   * the program's classes. */
+  | (HeapBoxBase & { kind: 'class'; items: [string, HeapCell][]; bases?: number[] });
 
 export interface EditMark {
   name: string;
@@ -87,6 +118,9 @@ export interface FrameShape {
 
 export interface CodeInfo {
   name: string;
+  /** `co_qualname` where it differs from `name` (a method `Frozen.rate`, a nested function
+   * `outer.<locals>.inner`): what the faces' stack views show (core/state.ts, frameEvents). */
+  qualname?: string;
   firstline: number;
   lines: number[];
   generator: boolean;

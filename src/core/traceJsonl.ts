@@ -12,6 +12,8 @@ export interface TraceExitLine extends Omit<ExitInfo, 'status'> {
   codes: CodeInfo[];
   stdout: string;
   stdout_truncated?: boolean;
+  /** A program of several files: the recording's `files` (its codes' `file` index them). */
+  files?: string[];
 }
 
 export type TraceLine = (TraceEvent & { stdout: string }) | TraceExitLine;
@@ -20,6 +22,7 @@ export function toTraceLines(rec: Recording): TraceLine[] {
   const lines: TraceLine[] = rec.events.map((e) => ({ ...e, stdout: rec.stdout.slice(0, e.out) }));
   const exit: TraceExitLine = { event: 'exit', ...rec.exit, source: rec.source, call: rec.call, codes: rec.codes, stdout: rec.stdout };
   if (rec.stdout_truncated) exit.stdout_truncated = true;
+  if (rec.files) exit.files = [...rec.files];
   lines.push(exit);
   return lines;
 }
@@ -39,9 +42,10 @@ export function fromTraceLines(lines: readonly unknown[]): Recording {
     const { stdout: _stdout, ...event } = e;
     return event as TraceEvent;
   });
-  const { event: _event, source, call, codes, stdout, stdout_truncated, ...exit } = last as TraceExitLine;
+  const { event: _event, source, call, codes, stdout, stdout_truncated, files, ...exit } = last as TraceExitLine;
   const rec: Recording = { source, call: call ?? '', events, codes, stdout: stdout ?? '', exit: exit as ExitInfo };
   if (stdout_truncated) rec.stdout_truncated = true;
+  if (Array.isArray(files) && files.every((f) => typeof f === 'string')) rec.files = files;
   return rec;
 }
 

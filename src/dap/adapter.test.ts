@@ -235,7 +235,9 @@ describe('ndb dap', () => {
       if (e.body.category === 'stderr') errors.push(e.body.output);
     });
     expect((await act(dc, () => dc.continueRequest({ threadId: 1 }))).event).toBe('terminated');
-    expect(errors.join('')).toMatch(/Stopped after 10000 events/);
+    // (n changes every time round: the recording shows no state that came back, so no "may not terminate")
+    expect(errors.join('')).toMatch(/The recording was cut at 10,000 events \(the event budget\).*raise "maxEvents" in launch\.json/);
+    expect(errors.join('')).not.toContain('terminate');
   });
 
   it("works with DebugClient's own scenario helpers (hitBreakpoint, assertStoppedLocation)", async () => {

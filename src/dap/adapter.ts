@@ -25,7 +25,8 @@ import { engineSandboxNotice } from '../realEngine/engineChild';
 import { loadPythonHost, type PythonHost } from '../realEngine/pythonHost';
 import { checkBreakpoints, type CheckedBreakpoint, type RequestedBreakpoint } from './breakpoints';
 import { framesAt, functionAtLine, type FrameView } from './frames';
-import { LaunchArgsError, parseLaunchArgs, type NdbLaunchArgs } from './launchArgs';
+import { shownLine } from '../core/state';
+import { dapCutNotice, LaunchArgsError, parseLaunchArgs, type NdbLaunchArgs } from './launchArgs';
 import { backToCall, move, reverseContinue, type StopReason } from './moves';
 import { ProgramOutput } from './output';
 import { predictedRows } from './predicted';
@@ -195,6 +196,9 @@ export class NdbDebugAdapter extends DebugSession {
       this.source = source;
       this.codeLines.set(0, new Set(lines.lines));
       this.live = live;
+      // a recording a limit cut is said at the start, not only at its end
+      const cut = args.engine === 'neural' ? null : dapCutNotice(live);
+      if (cut) this.sendEvent(new OutputEvent(`ndb: ${cut}\n`, 'console'));
       // Breakpoints the client set before the launch, in any file of the program.
       for (const [path, early] of this.requested) {
         if (typeof fileIndex(live.program, path) === 'number') await this.applyBreakpoints(live, path, early.breakpoints, early.checked.map((b) => b.id));
@@ -416,7 +420,7 @@ export class NdbDebugAdapter extends DebugSession {
         const said = (rec.stderr ?? '').slice(rec.events[rec.events.length - 1]?.err ?? 0);
         if (said) this.sendEvent(new OutputEvent(said, 'stderr'));
         this.sendEvent(new OutputEvent(`The program exited via sys.exit(). Exit status: ${state.exit_code}\n`, 'console'));
-      } else if (state.status !== 'normal') this.sendEvent(new OutputEvent(`${inDapWords(state.message ?? state.status)}\n`, 'stderr'));
+      } else if (state.status !== 'normal') this.sendEvent(new OutputEvent(`${dapCutNotice(live) ?? inDapWords(state.message ?? state.status)}\n`, 'stderr'));
       this.end(state.exit_code ?? (state.status === 'normal' ? 0 : 1));
       return;
     }
@@ -467,7 +471,7 @@ export class NdbDebugAdapter extends DebugSession {
     if (frames.length === 0 && live.position < 0) {
       // Before the first event (stepped back past the start): a frame to stand on.
       const first = live.recording.events[0];
-      return [{ id: 1, name: '(before the program starts)', line: first ? Math.max(1, first.line) : 1, event: -1, depth: 0 }];
+      return [{ id: 1, name: '(before the program starts)', line: first ? shownLine(live.recording, first) : 1, event: -1, depth: 0 }];
     }
     return frames;
   }

@@ -1,7 +1,16 @@
 // The `launch` request's arguments (the launch.json of the debug type `ndb`), checked.
 
+import { cutOffNotice, type LimitOptions } from '../core/cutOff';
 import { DEFAULT_LIMITS, SERVER_LIMIT_CEILING } from '../core/limits';
-import { ENGINES, type EngineName } from '../session/liveSession';
+import { ENGINES, type EngineName, type LiveSession } from '../session/liveSession';
+
+/** How a launch raises its run's limits: launch.json's "maxEvents" and "timeout" (MCP's ceiling). */
+export const DAP_LIMIT_OPTIONS: LimitOptions = { maxEvents: '"maxEvents" in launch.json', timeLimit: '"timeout" in launch.json', ceiling: SERVER_LIMIT_CEILING };
+
+/** What the console says of a recording a limit cut (at the launch and at its end); null when it ran to its end. */
+export function dapCutNotice(live: LiveSession): string | null {
+  return cutOffNotice(live.recording, live.runLimits, DAP_LIMIT_OPTIONS);
+}
 
 export interface NdbLaunchArgs {
   /** Path of the `.py` file. */

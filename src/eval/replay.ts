@@ -7,9 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { parseStep, type Action } from '../core/actions';
 import { DebugSession, type Rerun } from '../core/debugSession';
 import type { Recording } from '../core/trace';
-import type { Edit } from '../core/whatIf';
+import { EditError, type Edit } from '../core/whatIf';
 import type { PythonHost } from '../realEngine/pythonHost';
-import { applyEdit, ProgramError } from '../session/programSession';
 import type { EvalItem } from './items';
 import { EVAL_LIMITS } from '../core/limits';
 
@@ -47,12 +46,12 @@ export interface StepScorer<P> {
  * before the edit, say): the rest of the item cannot be scored and is left out. */
 export async function replayItem<P>(start: ItemStart, actions: readonly string[], scorer: StepScorer<P>): Promise<boolean> {
   const { real, rerun } = start;
-  for (const [k, step] of actions.map(parseStep).entries()) {
+  for (const step of actions.map(parseStep)) {
     if (step.kind === 'set') {
       try {
-        await applyEdit(real, step, k, rerun);
+        await real.edit(step.name, step.expr, rerun);
       } catch (err) {
-        if (!(err instanceof ProgramError)) throw err;
+        if (!(err instanceof EditError)) throw err;
         return false;
       }
       scorer.edited(real);

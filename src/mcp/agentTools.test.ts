@@ -164,7 +164,9 @@ describe('ndb mcp: answers that stay small', () => {
     const trace = await mcp.ok('trace', { session, limit: 50, function: 'noisy', line: 3 });
     expect((trace.events as unknown[]).length).toBe(50);
     expect(trace.next).toBeGreaterThan(0);
-    expect(trace.total).toBeGreaterThan(100);
+    // total: the events the filter matched (line 3 ran 60 times), the whole run apart
+    expect(trace.total).toBe(60);
+    expect(trace.run_events).toBeGreaterThan(2 * 60); // lines 2 and 3 each iteration, and more
     await mcp.ok('end_session', { session });
   });
 

@@ -100,6 +100,9 @@ describe('ndb mcp on a project of several files', () => {
     const session = started.session as string;
     const stop = await mcp.ok('step', { session, action: 'continue' });
     expect(stop).toMatchObject({ reason: 'exception', state: { event: 'exception', file: 'pricing.py', line: 12, value: "KeyError('NOPE')" } });
+    // a step back onto it is at the exception stop too, said as DAP says it (the prompt's rs, one of every face's names)
+    expect((await mcp.ok('step', { session, action: 'step_into' })).reason).toBeUndefined();
+    expect(await mcp.ok('step', { session, action: 'rs' })).toMatchObject({ reason: 'exception', state: { event: 'exception', file: 'pricing.py', line: 12 } });
     // it passes through main.py without another stop: the next is the end
     expect((await mcp.ok('step', { session, action: 'continue' })).state).toMatchObject({ event: 'exit', status: 'exception' });
     await mcp.ok('end_session', { session });

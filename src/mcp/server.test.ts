@@ -123,7 +123,7 @@ describe('ndb mcp', () => {
     expect((await ok('step', { session: good, action: 'step_return' })).state).toMatchObject({ event: 'return', value: '3' });
     // An endless loop ends with its reason.
     const spin = (await ok('start_session', { code: 'def spin(n):\n    while True:\n        n += 1\n', call: 'spin(0)' })).session;
-    expect((await ok('step', { session: spin, action: 'continue' })).state).toMatchObject({ event: 'exit', status: 'budget', message: expect.stringMatching(/10000 events/) });
+    expect((await ok('step', { session: spin, action: 'continue' })).state).toMatchObject({ event: 'exit', status: 'budget', message: expect.stringMatching(/cut at 10,000 events \(the event budget\).*max_events/) });
     expect((await ok('step', { session: spin, action: 'inv_step_into' })).state).toMatchObject({ event: 'line', function: 'spin' });
     for (const id of [good, spin]) await ok('end_session', { session: id });
   });

@@ -5,7 +5,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { ActionSyntaxError, parseAction, parseStep, type Action, type Step } from '../core/actions';
+import { ActionSyntaxError, MOVE_ALIASES, MOVE_KINDS, type MoveStep } from '../core/actions';
 import { EditError } from '../core/whatIf';
 import { logLine } from '../util/stdio';
 import type { PythonHost } from '../realEngine/pythonHost';
@@ -13,6 +13,7 @@ import { ModelUnavailable } from '../session/liveModel';
 import { SessionError, type LiveModel, type LiveSession } from '../session/liveSession';
 import { ProgramError } from '../session/programSession';
 import { SessionRegistry, ToolError } from './sessions';
+import { mcpCutNotice } from './limitOptions';
 
 export { ToolError };
 
@@ -117,76 +118,28 @@ export function tool<A extends object>(
   server.registerTool(name, config as never, handler as never);
 }
 
-export const sessionArg = z.string().describe('The session id that start_session returned, e.g. "s1"');
+export const sessionArg = z.string().max(100).describe('Session id from start_session');
 
-/** Reverse continue: a move over the recording, not one of the model's actions. */
-export const INV_CONTINUE = 'inv_continue';
+const MOVES = MOVE_KINDS as readonly string[] as [string, ...string[]];
+/** What pdb, DAP or a person may call a move (core/actions.ts, one table for every face). */
+const ALIASES = Object.keys(MOVE_ALIASES) as [string, ...string[]];
 
-const SIMPLE_ACTIONS = ['step_into', 'step_over', 'step_return', 'continue', 'inv_step_into', 'inv_step_over', 'inv_step_call'] as const;
-
-/** What pdb, DAP or a person may call an action, and ndb's name for it. */
-const ALIASES: Record<string, string> = {
-  step: 'step_into',
-  step_in: 'step_into',
-  next: 'step_over',
-  over: 'step_over',
-  step_out: 'step_return',
-  return: 'step_return',
-  finish: 'step_return',
-  cont: 'continue',
-  c: 'continue',
-  step_back: 'inv_step_into',
-  back: 'inv_step_into',
-  reverse_step: 'inv_step_into',
-  step_back_over: 'inv_step_over',
-  back_to_call: 'inv_step_call',
-  reverse_continue: INV_CONTINUE,
-  rc: INV_CONTINUE,
-};
-
+// The moves are said in words, not as a schema of every name (MOVES, ALIASES): the tool list is
+// read at every listing (issue 47), and each tool checks its action itself (core/actions.ts).
 export const ACTIONS_HELP =
-  'step_into, step_over, step_return (step out), continue, breakpoint:LINE (run to that line once), inv_step_into (step back), ' +
-  'inv_step_over (step back over calls), inv_step_call (back to the call of this function: its arguments), ' +
-  'inv_continue (back to the previous stop on a breakpoint, else the first event). ' +
-  'Also understood: next, step_out, step_back, breakpoint 12.';
+  `${MOVES.filter((m) => !m.startsWith('inv_')).join(', ')}, breakpoint:LINE (run to LINE once); back: ${MOVES.filter((m) => m.startsWith('inv_')).join(', ')} ` +
+  `(inv_step_call: to this call, its arguments; inv_continue: to the last breakpoint stop, else the start); also pdb's ${ALIASES.filter((a) => a.length <= 2).join(', ')}.`;
 
-export const actionArg = z
-  .union([
-    z.enum(SIMPLE_ACTIONS),
-    z.literal(INV_CONTINUE),
-    z.string().regex(/^breakpoint[: ]\s*\d+$/, 'breakpoint:LINE'),
-    z.enum(Object.keys(ALIASES) as [string, ...string[]]),
-  ], { error: `not a debugger action: expected one of ${ACTIONS_HELP}` })
-  .describe(`A debugger action: ${ACTIONS_HELP}`);
+export const actionArg = z.string().min(1).max(200).describe(ACTIONS_HELP);
 
 export const stepArg = z
-  .union([actionArg, z.string().regex(/^set:\s*[A-Za-z_][A-Za-z0-9_]*\s*=.+$/s, 'set:NAME=EXPR').max(10_000)], {
-    error: `not a debugger action or edit: expected one of ${ACTIONS_HELP} Or set:NAME=EXPR`,
-  })
-  .describe(`${ACTIONS_HELP} Or set:NAME=EXPR (what-if: assign a local at this stop; the program runs again with the assignment made there).`);
-
-function canonical(text: string): string {
-  const t = text.trim();
-  const bp = /^breakpoint[: ]\s*(\d+)$/.exec(t);
-  if (bp) return `breakpoint:${bp[1]}`;
-  return ALIASES[t] ?? t;
-}
-
-export function toAction(text: string): Action {
-  return parseAction(canonical(text));
-}
-
-/** A step's text: reverse continue, or an action or edit (toStep). */
-export function isReverseContinue(text: string): boolean {
-  return canonical(text) === INV_CONTINUE;
-}
-
-export function toStep(text: string): Step {
-  return text.trim().startsWith('set:') ? parseStep(text) : parseAction(canonical(text));
-}
+  .string()
+  .min(1)
+  .max(10_000)
+  .describe(`${ACTIONS_HELP} Or set:NAME=EXPR: what-if, assign a local here and run again from it.`);
 
 /** A `breakpoint:L` on a line without code would silently run to the end: refused instead. */
-export async function checkTarget(host: PythonHost, live: LiveSession, action: Step): Promise<void> {
+export async function checkTarget(host: PythonHost, live: LiveSession, action: MoveStep): Promise<void> {
   if (action.kind !== 'breakpoint') return;
   const info = await host.codeLines(live.source);
   if ('lines' in info && !info.lines.includes(action.line)) {
@@ -205,6 +158,9 @@ export function summarizeLines(lines: readonly number[]): string {
  * logging) likewise, once there is any. */
 export function presentState(deps: ToolDeps, id: string, live: LiveSession): Json {
   const state = structuredClone(live.cliState()) as Json;
+  // the end of a recording a limit cut says where, and why or how to raise it (not the tracer's words)
+  const cutNotice = live.engine !== 'neural' && live.state.event === 'exit' ? mcpCutNotice(live) : null;
+  if (cutNotice) for (const part of [state, state.real]) if (part && typeof part === 'object' && (part as Json).event === 'exit') (part as Json).message = cutNotice;
   const stdout = 'stdout' in live.state ? live.state.stdout : '';
   for (const part of [state, state.real, state.neural]) if (part && typeof part === 'object') delete (part as Json).stdout;
   const cut = (text: string) => (text.length > MAX_STATE_OUTPUT ? `${text.slice(0, MAX_STATE_OUTPUT)}… (cut: the output tool pages through it)` : text);

@@ -18,7 +18,7 @@ import { stateConstraints } from '../core/stateConstraints';
 import { sourceNames, stateLimits } from '../core/stateGuard';
 import { fileIndexOf } from '../core/location';
 import { nameTable } from '../core/names';
-import type { Position, Recording } from '../core/trace';
+import type { Position, ProgramShape, Recording } from '../core/trace';
 import type { CompleteOptions, Completion, StatePredictor } from './predictor';
 
 export interface Prediction extends Completion {
@@ -101,6 +101,10 @@ export interface NeuralSessionOptions {
   /** Start the history again from its newest state before a prompt outgrows the model's trained
    * context, or its positions for a config that names no trained context (default true). */
   window?: boolean;
+  /** Constrained decoding: hold each local's name to the names the stop's frame can hold (the
+   * program shape's `frames`, stateConstraints.namesAt) (default true); off only to measure what
+   * that gains (`ndb eval trajectories --frame-names both`, issue 45 item 4). */
+  frameNames?: boolean;
 }
 
 /** A state written in the history: where its action begins in the text (the state itself for
@@ -120,6 +124,7 @@ export class NeuralSession {
   private names: Set<string>;
   private readonly earlyStop: boolean;
   private readonly decoder: DecoderKind;
+  private readonly frameNames: boolean;
   /** Where the newest state starts in `text`, the action that led to it and the position before
    * it: what a what-if edit needs to write that state again. */
   private last: { start: number; action: Action | null; before: Position | null };
@@ -143,6 +148,7 @@ export class NeuralSession {
     this.names = sourceNames(recording.source);
     this.earlyStop = options.earlyStop ?? true;
     this.decoder = options.decoder ?? 'constrained';
+    this.frameNames = options.frameNames ?? true;
     this.promptLimit = (options.window ?? true) ? promptLimit(predictor) : null;
     const first = formatStateAt(recording, start);
     this.context = renderContext(recording.source);
@@ -151,6 +157,16 @@ export class NeuralSession {
     this.last = { start: this.context.length, action: null, before: null };
     this.previousLocals = 'locals' in first && first.event !== 'return' ? first.locals : null;
     this.previousPosition = start;
+  }
+
+  /** An independent copy at the same point of the history: what a composed jump takes its steps
+   * on (composeJump.ts), leaving this session's history as it is. */
+  fork(): NeuralSession {
+    const copy = Object.create(NeuralSession.prototype) as NeuralSession;
+    Object.assign(copy, this);
+    copy.written = [...this.written];
+    copy.last = { ...this.last };
+    return copy;
   }
 
   setBreakpoints(breakpoints: readonly number[]): void {
@@ -174,7 +190,7 @@ export class NeuralSession {
     const guard = this.earlyStop ? stateLimits(this.names, this.previousLocals) : null;
     const constraints =
       guard && this.decoder === 'constrained'
-        ? stateConstraints(action, this.breakpoints, this.recording.source, this.recording.program, new Set([...this.names, ...Object.keys(this.previousLocals ?? {})]))
+        ? stateConstraints(action, this.breakpoints, this.recording.source, this.shape(), new Set([...this.names, ...Object.keys(this.previousLocals ?? {})]))
         : null;
     const completion = await this.predictor.complete(prompt, { ...options, guard, constraints, ...(ids ? { promptIds: ids } : {}) });
     const state: ParseResult =
@@ -185,6 +201,13 @@ export class NeuralSession {
     const unseen = unseenCode(this.recording, this.previousPosition, action, this.lines);
     const confidence = unsure ? NO_CONFIDENCE : unseen ? capped(confidenceOf(scores, this.predictor.calibration), UNSEEN_CONFIDENCE) : confidenceOf(scores, this.predictor.calibration);
     return { ...completion, action, state, confidence, ...(unsure ? {} : { scores }), ...(unseen ? { unseen } : {}) };
+  }
+
+  /** The program's shape the decoder is held to: without its frames when `frameNames` is off. */
+  private shape(): ProgramShape | undefined {
+    const shape = this.recording.program;
+    if (!shape || this.frameNames) return shape;
+    return { lines: shape.lines, calls: shape.calls };
   }
 
   /** The prompt for `action`, after starting the history again at its newest readable state if

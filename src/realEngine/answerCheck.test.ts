@@ -89,6 +89,23 @@ describe('a recording', () => {
     expect(refusal(forged((r) => (last(r).sizes = { ghost: 3 })))).toMatch(/\.sizes names "ghost", which is not shown there$/);
   });
 
+  it('is refused with a heap past the tracer\'s caps, of unknown shapes, or numbering objects it never met', () => {
+    const withHeap = (r: Recording): TraceEvent => r.events.find((e) => e.heap !== undefined)!;
+    expect(withHeap(honest).heap![0]).toMatchObject({ kind: 'list', items: [{ v: '2' }] });
+    const box = (r: Recording) => withHeap(r).heap![0]!;
+    expect(refusal(forged((r) => (box(r).id = 2 ** 28)))).toMatch(/\.heap\[0\]\.id is 268435456, outside 1\.\.\d+$/);
+    expect(refusal(forged((r) => ((box(r) as { kind: string }).kind = 'module')))).toMatch(/\.heap\[0\]\.kind is "module", which no box has$/);
+    expect(refusal(forged((r) => (box(r).items = Array.from({ length: 31 }, () => ({ v: '1' })))))).toMatch(/\.heap\[0\]\.items has 31 entries \(at most 30\)$/);
+    expect(refusal(forged((r) => (box(r).items = [{ v: 'x'.repeat(500) }])))).toMatch(/\.heap\[0\]\.items\[0\]\.v is 500 characters long \(at most 401\)$/);
+    expect(refusal(forged((r) => (box(r).items = [{ v: '1', ref: 1 } as never])))).toMatch(/\.heap\[0\]\.items\[0\] has the fields "v", "ref", not v or ref$/);
+    expect(refusal(forged((r) => (box(r).items = [{ ref: 10 ** 6 }])))).toMatch(/\.heap\[0\]\.items\[0\]\.ref is 1000000, outside 1\.\.\d+$/);
+    expect(refusal(forged((r) => (withHeap(r).heap = Array.from({ length: 61 }, (_, i) => ({ id: i + 1, kind: 'list' as const, type: 'list', items: [] }))))))
+      .toMatch(/\.heap has 61 entries \(at most 60\)$/);
+    expect(refusal(forged((r) => withHeap(r).heap!.push({ ...box(r) })))).toMatch(/\.heap\[1\] sends box \d+ twice$/);
+    expect(refusal(forged((r) => (withHeap(r).heap_cut = [1, 1])))).toMatch(/\.heap_cut names a box twice$/);
+    expect(refusal(forged((r) => ((box(r) as { cls?: number }).cls = 1)))).toMatch(/\.heap\[0\] has a field "cls" that no answer has$/);
+  });
+
   it('is refused with strings past their caps', () => {
     expect(refusal(forged((r) => (inF(r).locals.n = 'x'.repeat(5_000))))).toMatch(/\.locals\.n is 5,000 characters long \(at most 2,001\)$/);
     expect(refusal(forged((r) => (r.exit.message = 'x'.repeat(ANSWER_BOUNDS.text + 1))))).toBe('its exit message is 1,000,001 characters long (at most 1,000,000)');

@@ -17,7 +17,7 @@
 // - a value's repr is within the run's repr cap (`max_repr`), the output within the tracer's
 //   cap, a name, a message and any other text within ANSWER_BOUNDS; a name map (locals, sizes,
 //   ids, globals) has no key `__proto__` (the tracer leaves dunder names out) and its `sizes` and
-//   `ids` name only its locals.
+//   `ids` name only its locals; the heap's boxes are within the tracer's caps (HEAP_BOUNDS).
 // A field the tracer starts to write (core/trace.ts) is added here too, or its answers are refused.
 // Pure: no DOM, no Node, no Pyodide.
 
@@ -134,10 +134,12 @@ const EVENT_OPTIONAL = [
   'ids',
   'globals',
   'global_ids',
+  'heap',
+  'heap_cut',
   'evaluated',
 ] as const;
 const CODE_REQUIRED = ['name', 'firstline', 'lines', 'generator'] as const;
-const CODE_OPTIONAL = ['free', 'enclosing', 'file'] as const;
+const CODE_OPTIONAL = ['qualname', 'free', 'enclosing', 'file'] as const;
 const EXIT_OPTIONAL = ['message', 'value', 'line', 'column', 'exc_type', 'exit_code'] as const;
 const EVENT_KINDS: ReadonlySet<string> = new Set<TraceEvent['event']>(['call', 'line', 'return', 'exception']);
 const EXIT_STATUSES: ReadonlySet<string> = new Set<ExitStatus>(['normal', 'exception', 'budget', 'timeout', 'syntax_error', 'call_error', 'error', 'edit_error']);
@@ -247,6 +249,7 @@ function checkCode(value: unknown, at: string, files: readonly string[] | undefi
   const c = object(value, at);
   fields(c, at, CODE_REQUIRED, CODE_OPTIONAL);
   text(c.name, `${at}.name`, ANSWER_BOUNDS.name);
+  if (has(c, 'qualname')) text(c.qualname, `${at}.qualname`, ANSWER_BOUNDS.name);
   bool(c.generator, `${at}.generator`);
   let file = 0;
   if (has(c, 'file')) {
@@ -288,7 +291,15 @@ function checkEvents(events: readonly unknown[], codes: readonly CodeInfo[], fil
 
     const locals = names(e.locals, `${at}.locals`, (v, where) => text(v, where, bounds.repr));
     const globals = has(e, 'globals') ? names(e.globals, `${at}.globals`, (v, where) => text(v, where, bounds.repr)) : null;
-    objects += Object.keys(locals).length + (globals ? Object.keys(globals).length : 0);
+    // The heap's boxes number the objects their items refer to: each arrow (or class) may be new.
+    const heapNumbers = has(e, 'heap') ? checkHeap(e.heap, `${at}.heap`, bounds) : [];
+    objects += Object.keys(locals).length + (globals ? Object.keys(globals).length : 0) + heapNumbers.length;
+    heapNumbers.forEach((n) => int(n.value, n.at, 1, objects));
+    if (has(e, 'heap_cut')) {
+      const cut = array(e.heap_cut, `${at}.heap_cut`, HEAP_BOUNDS.boxes);
+      cut.forEach((n, j) => int(n, `${at}.heap_cut[${j}]`, 1, objects));
+      if (new Set(cut).size !== cut.length) fail(`${at}.heap_cut names a box twice`);
+    }
     if (has(e, 'sizes')) within(names(e.sizes, `${at}.sizes`, (v, where) => int(v, where, 0, Number.MAX_SAFE_INTEGER)), locals, `${at}.sizes`);
     if (has(e, 'ids')) within(names(e.ids, `${at}.ids`, (v, where) => int(v, where, 1, objects)), locals, `${at}.ids`);
     if (has(e, 'global_ids')) {
@@ -319,6 +330,56 @@ function checkEvents(events: readonly unknown[], codes: readonly CodeInfo[], fil
       checkWatchValue(e.evaluated, `${at}.evaluated`, bounds);
     }
   }
+}
+
+/** The tracer's caps on the heap graph (tracer.py: MAX_HEAP_NODES, MAX_HEAP_ITEMS, MAX_HEAP_TEXT,
+ * MAX_HEAP_BASES): boxes an event sends, items a box shows, an inline value's or a name's text
+ * (in UTF-16 units, with the cut's mark), the program's classes a class derives from. */
+export const HEAP_BOUNDS = { boxes: 60, items: 30, text: 2 * 200 + 1, bases: 4 } as const;
+
+const HEAP_SEQUENCES: ReadonlySet<string> = new Set(['list', 'tuple', 'set', 'frozenset']);
+
+/** An event's `heap`: its boxes' shapes and texts. Returns every object number it holds (the
+ * boxes' own, their arrows, classes and bases), for the caller to check against the numbers
+ * given so far. */
+function checkHeap(value: unknown, at: string, bounds: RunBounds): { value: unknown; at: string }[] {
+  const numbers: { value: unknown; at: string }[] = [];
+  const ids = new Set<unknown>();
+  const cell = (c: unknown, where: string): void => {
+    const o = object(c, where);
+    const keys = Object.keys(o);
+    if (keys.length !== 1 || (keys[0] !== 'v' && keys[0] !== 'ref')) fail(`${where} has the fields ${listed(keys)}, not v or ref`);
+    if (keys[0] === 'v') text(o.v, `${where}.v`, HEAP_BOUNDS.text);
+    else numbers.push({ value: o.ref, at: `${where}.ref` });
+  };
+  const pair = (p: unknown, where: string, named: boolean): void => {
+    const two = array(p, where, 2);
+    if (two.length !== 2) fail(`${where} is not a pair`);
+    if (named) text(two[0], `${where}[0]`, HEAP_BOUNDS.text);
+    else cell(two[0], `${where}[0]`);
+    cell(two[1], `${where}[1]`);
+  };
+  array(value, at, HEAP_BOUNDS.boxes).forEach((b, i) => {
+    const where = `${at}[${i}]`;
+    const box = object(b, where);
+    const kind = box.kind;
+    if (typeof kind !== 'string') fail(`${where}.kind is ${kindOf(kind)}, not text`);
+    const sequence = HEAP_SEQUENCES.has(kind);
+    if (!sequence && kind !== 'dict' && kind !== 'instance' && kind !== 'class') fail(`${where}.kind is ${shown(kind)}, which no box has`);
+    const optional = kind === 'instance' ? ['more', 'cls'] : kind === 'class' ? ['more', 'bases'] : ['more'];
+    fields(box, where, kind === 'instance' ? ['id', 'kind', 'type', 'repr', 'items'] : ['id', 'kind', 'type', 'items'], optional);
+    numbers.push({ value: box.id, at: `${where}.id` });
+    if (ids.has(box.id)) fail(`${where} sends box ${shown(box.id)} twice`);
+    ids.add(box.id);
+    text(box.type, `${where}.type`, ANSWER_BOUNDS.name);
+    if (has(box, 'repr')) text(box.repr, `${where}.repr`, bounds.repr);
+    const items = array(box.items, `${where}.items`, HEAP_BOUNDS.items);
+    items.forEach((item, j) => (sequence ? cell(item, `${where}.items[${j}]`) : pair(item, `${where}.items[${j}]`, kind !== 'dict')));
+    if (has(box, 'more')) int(box.more, `${where}.more`, 1, Number.MAX_SAFE_INTEGER);
+    if (has(box, 'cls')) numbers.push({ value: box.cls, at: `${where}.cls` });
+    if (has(box, 'bases')) array(box.bases, `${where}.bases`, HEAP_BOUNDS.bases).forEach((n, j) => numbers.push({ value: n, at: `${where}.bases[${j}]` }));
+  });
+  return numbers;
 }
 
 /** A watch's (or an evaluated expression's) answer: `{value}` or `{error}`. */

@@ -3,7 +3,8 @@
 // variables from the enclosing function. Checked against what Python itself says (`is`).
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Recording, TraceEvent } from '../core/trace';
+import { boxText, heapBoxesAt } from '../core/heapGraph';
+import type { HeapBox, HeapCell, Recording, TraceEvent } from '../core/trace';
 import { loadNodeEngine } from './node';
 import type { RealEngine } from './realEngine';
 
@@ -81,6 +82,189 @@ describe('objects in the recording', () => {
 
   it('records none of it without `objects` (training, the model\'s format)', () => {
     const rec = engine.record('a = [1]\nb = a\n\ndef f():\n    return a\n\nf()\n', '');
-    expect(rec.events.some((e) => e.ids || e.globals)).toBe(false);
+    expect(rec.events.some((e) => e.ids || e.globals || e.heap || e.heap_cut)).toBe(false);
+  });
+});
+
+/** The boxes at event `i`, as the views fold them (core/heapGraph.ts). */
+function graphAt(rec: Recording, i: number): Map<number, HeapBox> {
+  const e = rec.events[i]!;
+  return heapBoxesAt(rec, i, [...Object.values(e.ids ?? {}), ...Object.values(e.global_ids ?? {})]).boxes as Map<number, HeapBox>;
+}
+
+describe('the heap graph in the recording', () => {
+  it('draws grid = [[0] * 3] * 3 as one inner list three rows refer to, sent again only when it changes', () => {
+    const rec = engine.record('grid = [[0] * 3] * 3\ngrid[0][1] = 5\nrow = grid[1]\n', '', { objects: true });
+    const [first, second, third] = rec.events.filter((e) => e.ids?.grid !== undefined);
+    const grid = first!.ids!.grid!;
+    const inner = (first!.heap!.find((b) => b.id === grid) as { items: HeapCell[] }).items.map((c) => ('ref' in c ? c.ref : null));
+    expect(inner).toEqual([inner[0], inner[0], inner[0]]);
+    expect(first!.heap).toEqual([
+      { id: grid, kind: 'list', type: 'list', items: [{ ref: inner[0] }, { ref: inner[0] }, { ref: inner[0] }] },
+      { id: inner[0], kind: 'list', type: 'list', items: [{ v: '0' }, { v: '0' }, { v: '0' }] },
+    ]);
+    // after grid[0][1] = 5 only the inner list is sent: it is the one that changed
+    expect(second!.heap).toEqual([{ id: inner[0], kind: 'list', type: 'list', items: [{ v: '0' }, { v: '5' }, { v: '0' }] }]);
+    // `row = grid[1]` names the inner list: its number, no box sent again
+    expect(third!.ids!.row).toBe(inner[0]);
+    expect(third!.heap).toBeUndefined();
+    expect([...graphAt(rec, rec.events.indexOf(third!)).keys()]).toEqual([grid, inner[0]]);
+  });
+
+  it('shows instances with Python\'s own repr, their attributes and one class whose list attribute is a box', () => {
+    const rec = engine.record(
+      [
+        'class Pet:',
+        '    tricks = []',
+        '    def __init__(self, name):',
+        '        self.name = name',
+        '    def add(self, trick):',
+        '        self.tricks.append(trick)',
+        '',
+        'class Card:',
+        '    def __init__(self):',
+        '        self.rank = "A"',
+        '    def __repr__(self):',
+        '        return "A" + "♠"',
+        '',
+        'class Broken:',
+        '    def __repr__(self):',
+        '        return self.missing',
+        '',
+        'rex = Pet("Rex")',
+        'tom = Pet("Tom")',
+        'rex.add("roll")',
+        'card = Card()',
+        'broken = Broken()',
+        'pair = (rex, 1)',
+        'plain = (1, 2)',
+        'done = True',
+        '',
+      ].join('\n'),
+      '',
+      { objects: true },
+    );
+    const i = rec.events.findIndex((e) => e.line === 25);
+    const end = rec.events[i]!;
+    const boxes = graphAt(rec, i);
+    const box = (name: string) => boxes.get(end.ids![name]!)!;
+    const rex = box('rex') as Extract<HeapBox, { kind: 'instance' }>;
+    const tom = box('tom') as Extract<HeapBox, { kind: 'instance' }>;
+    expect(rex).toMatchObject({ kind: 'instance', type: 'Pet', repr: '<__main__.Pet object at 0x…>', items: [['name', { v: "'Rex'" }]] });
+    expect(tom.cls).toBe(rex.cls);
+    const pet = boxes.get(rex.cls!)!;
+    expect(pet).toMatchObject({ kind: 'class', type: 'Pet' });
+    expect(pet.items).toEqual([
+      ['tricks', { ref: expect.any(Number) }],
+      ['add', { v: '<function Pet.add>' }],
+    ]);
+    const tricks = (pet.items[0] as [string, { ref: number }])[1].ref;
+    expect(boxes.get(tricks)).toMatchObject({ kind: 'list', items: [{ v: "'roll'" }] });
+    // the program's __repr__ is the repr; one that raises leaves Python's default
+    expect(box('card')).toMatchObject({ kind: 'instance', type: 'Card', repr: 'A♠', items: [['rank', { v: "'A'" }]] });
+    expect(box('broken')).toMatchObject({ kind: 'instance', repr: '<__main__.Broken object at 0x…>', items: [] });
+    // a tuple that holds an object is one (a box of its own); a tuple of numbers stays a value
+    expect(box('pair')).toEqual({ id: end.ids!.pair, kind: 'tuple', type: 'tuple', items: [{ ref: end.ids!.rex }, { v: '1' }] });
+    expect(end.ids).not.toHaveProperty('plain');
+    // the Variables panel's values keep the attribute form (the model's format)
+    expect(end.locals.rex).toBe("Pet(name='Rex')");
+  });
+
+  it('draws a list that contains itself as one box with an arrow to itself', () => {
+    const rec = engine.record('xs = [1]\nxs.append(xs)\nd = {"me": xs}\n', '', { objects: true });
+    const i = rec.events.length - 1;
+    const e = rec.events[i]!;
+    const xs = graphAt(rec, i).get(e.ids!.xs!)!;
+    expect(xs.items).toEqual([{ v: '1' }, { ref: e.ids!.xs }]);
+    expect(graphAt(rec, i).get(e.ids!.d!)!.items).toEqual([[{ v: "'me'" }, { ref: e.ids!.xs }]]);
+  });
+
+  it('keeps to its caps: 30 items a box, 60 boxes an event, long values cut', () => {
+    const rec = engine.record('big = list(range(100))\nrows = [[[j] for j in range(30)] for i in range(3)]\ns = ["x" * 500]\nd = {i: i for i in range(40)}\nend = 1\n', '', { objects: true });
+    const i = rec.events.length - 1;
+    const e = rec.events[i]!;
+    const boxes = graphAt(rec, i);
+    const big = boxes.get(e.ids!.big!)!;
+    expect(big.items).toHaveLength(30);
+    expect(big.more).toBe(70);
+    expect(boxes.get(e.ids!.d!)).toMatchObject({ kind: 'dict', more: 10 });
+    // the names' objects first, then rows' 3 lists, then 53 of their 90: the walk stops at 60
+    // boxes, and says which it reached; an arrow to one past them leads to no box
+    expect(e.heap_cut).toHaveLength(60);
+    expect(boxes.size).toBe(60);
+    expect(e.heap_cut!.slice(0, 4)).toEqual([e.ids!.big, e.ids!.rows, e.ids!.s, e.ids!.d]);
+    const row = (k: number) => boxes.get((boxes.get(e.ids!.rows!)!.items[k] as { ref: number }).ref)!;
+    const notShown = (k: number) => row(k).items.filter((c) => 'ref' in c && !boxes.has(c.ref)).length;
+    expect([0, 1, 2].map(notShown)).toEqual([0, 7, 30]);
+    const s = rec.events.find((x) => x.heap?.some((b) => b.id === x.ids?.s))!;
+    const text = (s.heap!.find((b) => b.id === s.ids!.s)!.items[0] as { v: string }).v;
+    expect(text.length).toBe(201);
+    expect(text.endsWith('…')).toBe(true);
+  });
+
+  it('runs none of the program\'s code to draw it: no property, no __getattr__, no __iter__ of a subclass', () => {
+    const rec = engine.record(
+      [
+        'class Loud(list):',
+        '    def __iter__(self):',
+        '        print("iter ran")',
+        '        return iter([])',
+        '',
+        'class Spy:',
+        '    def __init__(self):',
+        '        self.x = 1',
+        '    @property',
+        '    def p(self):',
+        '        print("property ran")',
+        '    def __getattr__(self, name):',
+        '        print("getattr ran")',
+        '',
+        'loud = Loud([1, 2])',
+        'spy = Spy()',
+        'end = 1',
+        '',
+      ].join('\n'),
+      '',
+      { objects: true },
+    );
+    expect(rec.stdout).toBe('');
+    const i = rec.events.length - 1;
+    const e = rec.events[i]!;
+    const boxes = graphAt(rec, i);
+    expect(boxes.get(e.ids!.loud!)).toMatchObject({ kind: 'list', type: 'Loud', items: [{ v: '1' }, { v: '2' }] });
+    const spy = boxes.get(e.ids!.spy!)!;
+    expect(spy.items).toEqual([['x', { v: '1' }]]);
+    // the class shows what its body defines, the property inline as Python writes it
+    const cls = boxes.get((spy as Extract<HeapBox, { kind: 'instance' }>).cls!) as Extract<HeapBox, { kind: 'class' }>;
+    expect(cls.items.map(([name]) => name)).toEqual(['p']);
+  });
+
+  it('folds into graphs whose lists write back as the locals\' own reprs, at every event forward and back', () => {
+    const rec = engine.record(
+      ['a = [[1], [2]]', 'b = {"k": a[0]}', 'for i in range(6):', '    a[i % 2].append(i)', '    b[str(i)] = [i] * 2', '    if i == 3:', '        a[0] = a[1]', 'end = 1', ''].join('\n'),
+      '',
+      { objects: true },
+    );
+    const check = (i: number): void => {
+      const e = rec.events[i]!;
+      const boxes = graphAt(rec, i);
+      for (const name of ['a', 'b']) {
+        const id = e.ids?.[name];
+        if (id === undefined) continue;
+        expect(boxText(boxes, boxes.get(id)!), `${name} at event ${i}`).toBe(e.locals[name]);
+      }
+    };
+    for (let i = 0; i < rec.events.length; i++) check(i);
+    for (let i = rec.events.length - 1; i >= 0; i--) check(i);
+    // most events send nothing new: a box goes again only when it changed
+    const sent = rec.events.reduce((n, e) => n + (e.heap?.length ?? 0), 0);
+    expect(sent).toBeLessThan(rec.events.length);
+  });
+
+  it('stays small on a long loop: a 2,000-event recording carries a few bytes of heap an event', () => {
+    const rec = engine.record('grid = [[0] * 3 for _ in range(3)]\npets = {"rex": [1, 2]}\nfor i in range(2000):\n    grid[i % 3][i % 3] += 1\n', '', { objects: true, maxEvents: 2000 });
+    expect(rec.events).toHaveLength(2000);
+    const bytes = JSON.stringify(rec.events.map((e) => [e.heap ?? null, e.heap_cut ?? null])).length;
+    expect(bytes / rec.events.length).toBeLessThan(60);
   });
 });

@@ -34,6 +34,8 @@ GENERATOR_FLAGS = 0x20 | 0x80 | 0x200  # CO_GENERATOR | CO_COROUTINE | CO_ASYNC_
 DEFAULT_MAX_EVENTS = 10_000
 DEFAULT_MAX_REPR = 1_000
 MAX_STDOUT = 100_000
+# A code's qualified name longer than this is left out (the faces show its name).
+MAX_QUALNAME = 1_000
 TRUNCATION_MARK = "\u2026"
 
 
@@ -402,21 +404,78 @@ def _shown_global_names(code: types.CodeType) -> frozenset[str]:
     return _global_names(code) | frozenset(code.co_varnames) | frozenset(code.co_cellvars)
 
 
+# The heap graph of a recording made with `objects` (docs/trace.md, `heap`): how far one event's
+# walk from its names goes, and how long an inline value's text may be there.
+MAX_HEAP_NODES = 60
+MAX_HEAP_ITEMS = 30
+MAX_HEAP_TEXT = 200
+MAX_HEAP_BASES = 4
+# How many items of a tuple (a frozenset) and the tuples inside it are looked at to tell whether it
+# holds an object (a list, an instance): such a tuple is a box of the heap, others stay inline.
+TUPLE_LOOK = 100
+# Values a heap cell writes inline although the tracer would number them: what a class's body
+# defines besides its data (a class attribute `tricks = []` is a box; a `staticmethod` is not).
+_HEAP_INLINE = (staticmethod, classmethod, property, types.MemberDescriptorType, types.GetSetDescriptorType,
+                types.WrapperDescriptorType, types.MethodDescriptorType, types.MethodWrapperType,
+                types.ClassMethodDescriptorType)
+# The builtin containers whose items a heap box shows, subclasses included (read through the base
+# type's own methods, so that a subclass's __iter__ or items() never runs).
+_HEAP_CONTAINERS = ((list, "list"), (dict, "dict"), (set, "set"), (frozenset, "frozenset"), (tuple, "tuple"))
+
+
+def _elide_addresses(text: str) -> str:
+    """Python's repr with its addresses written ``0x…``: ``<__main__.Pet object at 0x…>`` as a
+    learner sees it printed, and the same in every run."""
+    out = []
+    i = 0
+    n = len(text)
+    while i < n:
+        j = text.find(" at 0x", i)
+        if j < 0:
+            out.append(text[i:])
+            break
+        k = j + 6
+        while k < n and text[k] in "0123456789abcdefABCDEF":
+            k += 1
+        out.append(text[i:j])
+        out.append(" at 0x…" if k > j + 6 else " at 0x")
+        i = k
+    return "".join(out)
+
+
+def _heap_name(name: Any) -> str:
+    """An attribute's name in a box, cut as an inline value is (a name can be any text)."""
+    text = name if isinstance(name, str) else repr(name)
+    return text[:MAX_HEAP_TEXT] + TRUNCATION_MARK if len(text) > MAX_HEAP_TEXT else text
+
+
+def _same_items(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """The same objects in the same order (identity only: no ``__eq__`` of the program runs; the
+    tuples keep their objects alive, so an id is never another object's)."""
+    return len(a) == len(b) and list(map(id, a)) == list(map(id, b))
+
+
 class _Objects:
     """Object identity for the real engine's views (the model's format does not carry it): each
     object a shown name refers to gets a small number, the first seen first, so two names with one
-    number are one object; and beside a function's own locals the module's variables it reads or
-    writes, or that are one object with one of its locals (a list passed in)."""
+    number are one object; beside a function's own locals the module's variables it reads or
+    writes, or that are one object with one of its locals (a list passed in); and the heap graph
+    reachable from those names (``heap``), sent as the boxes that changed since they were last sent."""
 
     def __init__(self, reprer: Any) -> None:
         self.repr = reprer
+        self.user_modules: frozenset[str] = getattr(reprer, "user_modules", MAIN_MODULES)
         self.numbers: dict[int, int] = {}
         self.alive: list[Any] = []  # keeps id() values from being reused while the run lasts
         self.uses: dict[types.CodeType, frozenset[str]] = {}
+        # object number -> the box as last sent (an event's `heap` holds only boxes that differ)
+        self.sent: dict[int, dict[str, Any]] = {}
+        # object number -> (the objects its box was made of, the box, its children): a box whose
+        # objects are the same ones is not made again
+        self.made: dict[int, tuple[tuple[Any, ...], dict[str, Any], list[Any]]] = {}
+        self.default_reprs: dict[type, str] = {}
 
-    def number(self, value: Any) -> int | None:
-        if type(value) in _NOT_OBJECTS or issubclass(type(value), type):
-            return None
+    def _number(self, value: Any) -> int:
         key = id(value)
         n = self.numbers.get(key)
         if n is None:
@@ -425,7 +484,30 @@ class _Objects:
             self.alive.append(value)
         return n
 
-    def _ids(self, names: dict[str, str], namespace: Any, objects: set[int] | None = None) -> dict[str, int]:
+    def number(self, value: Any) -> int | None:
+        kind = type(value)
+        if kind in _NOT_OBJECTS or issubclass(kind, type):
+            # A tuple (a frozenset) of values stays a value; one that holds a list or an instance
+            # is shown as the object it is (never CPython's constant cache, which holds no lists).
+            if (kind is not tuple and kind is not frozenset) or not self._holds_objects(value, [TUPLE_LOOK]):
+                return None
+        return self._number(value)
+
+    def _holds_objects(self, value: Any, budget: list[int]) -> bool:
+        for item in (tuple.__iter__(value) if type(value) is tuple else frozenset.__iter__(value)):
+            budget[0] -= 1
+            if budget[0] < 0:
+                return False
+            kind = type(item)
+            if kind is tuple or kind is frozenset:
+                if self._holds_objects(item, budget):
+                    return True
+            elif kind not in _NOT_OBJECTS and not issubclass(kind, type):
+                return True
+        return False
+
+    def _ids(self, names: dict[str, str], namespace: Any, objects: set[int] | None = None,
+             roots: list[Any] | None = None) -> dict[str, int]:
         out: dict[str, int] = {}
         for name in names:
             try:
@@ -437,44 +519,210 @@ class _Objects:
                 out[name] = n
                 if objects is not None:
                     objects.add(id(value))
+                if roots is not None:
+                    roots.append(value)
         return out
 
     def annotate(self, record: dict[str, Any], frame: types.FrameType) -> None:
         """Adds ``ids`` (local name → object number) and, in a function's frame, ``globals`` (the
         module's variables it uses, hides with a local or shares an object with, as reprs) with
-        ``global_ids``."""
+        ``global_ids``; then the heap graph of those objects (``heap``, ``heap_cut``)."""
+        roots: list[Any] = []
         try:
             f_locals = frame.f_locals
             local_objects: set[int] = set()
-            ids = self._ids(record["locals"], f_locals, local_objects)
+            ids = self._ids(record["locals"], f_locals, local_objects, roots)
             if ids:
                 record["ids"] = ids
             g = frame.f_globals
-            if g is f_locals or frame.f_code.co_name == "<module>":
-                return
-            code = frame.f_code
-            uses = self.uses.get(code)
-            if uses is None:
-                uses = self.uses[code] = _shown_global_names(code)
-            shown: dict[str, str] = {}
-            # Only what this function touches is written out: a repr of every module variable at
-            # every event would cost a program with large globals most of its time budget.
-            for name, value in list(g.items()):
-                if len(shown) >= MAX_GLOBALS:
-                    break
-                if name not in uses and id(value) not in local_objects:
-                    continue
-                if name.startswith("__") and name.endswith("__") or _is_definition(value):
-                    continue
-                shown[name] = self.repr(value)
-            if shown:
-                record["globals"] = shown
-                global_ids = self._ids(shown, g)
-                if global_ids:
-                    record["global_ids"] = global_ids
+            if g is not f_locals and frame.f_code.co_name != "<module>":
+                code = frame.f_code
+                uses = self.uses.get(code)
+                if uses is None:
+                    uses = self.uses[code] = _shown_global_names(code)
+                shown: dict[str, str] = {}
+                # Only what this function touches is written out: a repr of every module variable at
+                # every event would cost a program with large globals most of its time budget.
+                for name, value in list(g.items()):
+                    if len(shown) >= MAX_GLOBALS:
+                        break
+                    if name not in uses and id(value) not in local_objects:
+                        continue
+                    if name.startswith("__") and name.endswith("__") or _is_definition(value):
+                        continue
+                    shown[name] = self.repr(value)
+                if shown:
+                    record["globals"] = shown
+                    global_ids = self._ids(shown, g, None, roots)
+                    if global_ids:
+                        record["global_ids"] = global_ids
         except RecursionError:
             # deep in a recursion: the event keeps its locals, without identities
             record.pop("ids", None)
+            return
+        try:
+            self._heap(record, roots)
+        except Exception:  # RecursionError included: the event shows no boxes, never stale ones
+            record.pop("heap", None)
+            record["heap_cut"] = []
+
+    # -- the heap graph -------------------------------------------------------------------------
+
+    def _heap(self, record: dict[str, Any], roots: list[Any]) -> None:
+        """The boxes reachable from the event's numbered names, breadth first (the names in their
+        order, then each box's items in theirs), at most MAX_HEAP_NODES of them. ``heap`` gets the
+        boxes that differ from the last ones sent; ``heap_cut``, when the walk stopped at the cap,
+        the numbers of those it reached (the view shows only them)."""
+        queue: list[tuple[int, Any]] = []
+        queued: set[int] = set()
+        for value in roots:
+            n = self.numbers[id(value)]
+            if n not in queued:
+                queued.add(n)
+                queue.append((n, value))
+        reached: list[int] = []
+        changed: list[dict[str, Any]] = []
+        head = 0
+        while head < len(queue) and len(reached) < MAX_HEAP_NODES:
+            n, value = queue[head]
+            head += 1
+            box, children = self._box(value, n)
+            reached.append(n)
+            before = self.sent.get(n)
+            if before is not box and before != box:
+                changed.append(box)
+            for child in children:
+                c = self.numbers[id(child)]
+                if c not in queued:
+                    queued.add(c)
+                    queue.append((c, child))
+        if changed:
+            record["heap"] = changed
+        if head < len(queue):
+            record["heap_cut"] = reached
+        for box in changed:
+            self.sent[box["id"]] = box
+
+    def _cell(self, value: Any, children: list[Any]) -> dict[str, Any]:
+        """An item as a heap box holds it: ``{"ref": n}`` for an object (a box of its own), else
+        ``{"v": repr}`` inline (numbers, strings, None, tuples of values, functions, classes)."""
+        kind = type(value)
+        n = None if issubclass(kind, _HEAP_INLINE) else self.number(value)
+        if n is None:
+            text = self.repr(value)
+            if len(text) > MAX_HEAP_TEXT:
+                text = text[:MAX_HEAP_TEXT] + TRUNCATION_MARK
+            return {"v": text}
+        children.append(value)
+        return {"ref": n}
+
+    def _box(self, value: Any, n: int) -> tuple[dict[str, Any], list[Any]]:
+        kind = type(value)
+        if issubclass(kind, type):
+            return self._class_box(value, n)
+        for base, name in _HEAP_CONTAINERS:
+            if issubclass(kind, base):
+                return self._container_box(value, n, base, name)
+        return self._instance_box(value, n)
+
+    def _reuse(self, n: int, parts: tuple[Any, ...]) -> tuple[dict[str, Any], list[Any]] | None:
+        made = self.made.get(n)
+        if made is not None and _same_items(made[0], parts):
+            return made[1], made[2]
+        return None
+
+    def _keep(self, n: int, parts: tuple[Any, ...], box: dict[str, Any], children: list[Any]) -> tuple[dict[str, Any], list[Any]]:
+        self.made[n] = (parts, box, children)
+        return box, children
+
+    def _container_box(self, value: Any, n: int, base: type, name: str) -> tuple[dict[str, Any], list[Any]]:
+        kind = type(value)
+        size = base.__len__(value)
+        if base is dict:
+            pairs = tuple(pair for _, pair in zip(range(MAX_HEAP_ITEMS), dict.items(value)))
+            parts: tuple[Any, ...] = (kind, size, *(x for pair in pairs for x in pair))
+        else:
+            items = tuple(item for _, item in zip(range(MAX_HEAP_ITEMS), base.__iter__(value)))
+            parts = (kind, size, *items)
+        again = self._reuse(n, parts)
+        if again is not None:
+            return again
+        children: list[Any] = []
+        box: dict[str, Any] = {"id": n, "kind": name, "type": kind.__name__}
+        if base is dict:
+            box["items"] = [[self._cell(k, children), self._cell(v, children)] for k, v in pairs]
+            shown = len(pairs)
+        else:
+            box["items"] = [self._cell(item, children) for item in items]
+            shown = len(items)
+        if size > shown:
+            box["more"] = size - shown
+        return self._keep(n, parts, box, children)
+
+    def _own_repr(self, value: Any) -> str:
+        """Python's own repr of an instance: the program's ``__repr__`` where its class has one,
+        else ``<module.Name object at 0x…>`` (object.__repr__, which runs none of its code)."""
+        kind = type(value)
+        text: Any = None
+        if kind.__repr__ is not object.__repr__:
+            try:
+                text = repr(value)
+            except Exception:  # a __repr__ that reads what __init__ has not set yet
+                text = None
+        if not isinstance(text, str):
+            # the same text for every instance of a class, once its address is elided
+            text = self.default_reprs.get(kind)
+            if text is None:
+                text = self.default_reprs[kind] = _elide_addresses(object.__repr__(value))
+            return text
+        text = _elide_addresses(text)
+        if len(text) > self.repr.max_repr:
+            text = text[: self.repr.max_repr] + TRUNCATION_MARK
+        return text
+
+    def _instance_box(self, value: Any, n: int) -> tuple[dict[str, Any], list[Any]]:
+        kind = type(value)
+        fields = _object_fields(value)
+        shown = fields[:MAX_HEAP_ITEMS]
+        user_class = getattr(kind, "__module__", None) in self.user_modules and not issubclass(kind, BaseException)
+        text = self._own_repr(value)
+        parts = (kind, len(fields), *(x for field in shown for x in field))
+        again = self._reuse(n, parts)
+        if again is not None and again[0]["repr"] == text:
+            return again
+        children: list[Any] = []
+        box: dict[str, Any] = {"id": n, "kind": "instance", "type": kind.__name__, "repr": text,
+                               "items": [[_heap_name(name), self._cell(v, children)] for name, v in shown]}
+        if len(fields) > len(shown):
+            box["more"] = len(fields) - len(shown)
+        if user_class:
+            box["cls"] = self._number(kind)
+            children.append(kind)
+        return self._keep(n, parts, box, children)
+
+    def _class_box(self, cls: type, n: int) -> tuple[dict[str, Any], list[Any]]:
+        """A class of the program: what its body defines (not dunder names), functions inline, and
+        the program's classes it derives from."""
+        try:
+            namespace = type.__dict__["__dict__"].__get__(cls, type)
+            entries = [(k, v) for k, v in namespace.items() if not (isinstance(k, str) and k.startswith("__") and k.endswith("__"))]
+        except Exception:
+            entries = []
+        shown = entries[:MAX_HEAP_ITEMS]
+        bases = [b for b in cls.__bases__ if getattr(b, "__module__", None) in self.user_modules][:MAX_HEAP_BASES]
+        parts = (len(entries), len(bases), *bases, *(x for entry in shown for x in entry))
+        again = self._reuse(n, parts)
+        if again is not None:
+            return again
+        children: list[Any] = []
+        box: dict[str, Any] = {"id": n, "kind": "class", "type": cls.__name__,
+                               "items": [[_heap_name(name), self._cell(v, children)] for name, v in shown]}
+        if len(entries) > len(shown):
+            box["more"] = len(entries) - len(shown)
+        if bases:
+            box["bases"] = [self._number(b) for b in bases]
+            children.extend(bases)
+        return self._keep(n, parts, box, children)
 
 
 class Recorder:
@@ -543,6 +791,11 @@ class Recorder:
                 "lines": lines,
                 "generator": bool(code.co_flags & GENERATOR_FLAGS),
             }
+            # The faces' stack views name a method as pdb users read it (`Frozen.rate`); the
+            # events keep `co_name`, the name the model is trained on (docs/trace.md).
+            qualname = getattr(code, "co_qualname", code.co_name)
+            if isinstance(qualname, str) and qualname != code.co_name and len(qualname) <= MAX_QUALNAME:
+                info["qualname"] = qualname
             index = self.user_files.get(code.co_filename, 0)
             if index:
                 info["file"] = index
@@ -587,11 +840,9 @@ class Recorder:
             if event not in ("call", "line", "return", "exception"):
                 return self.trace
             if len(self.events) >= self.max_events:
-                raise StopProgram(
-                    "budget",
-                    f"Stopped after {self.max_events} events (the event budget): "
-                    "the program may not terminate",
-                )
+                # Only where the recording shows a state that came back may a face say that the
+                # program may not terminate (src/core/cutOff.ts): a finite loop is cut here too.
+                raise StopProgram("budget", f"Stopped after {self.max_events} events (the event budget)")
             # Checked at every event (a clock read costs far less than recording one), so that a run
             # whose events are slow still stops at its limit.
             if self.time_limit is not None:
@@ -772,10 +1023,15 @@ class Recorder:
         return {"value": text if len(text) <= limit else text[:limit] + "…"}
 
     def _evaluate_condition(self, frame: types.FrameType, condition: types.CodeType, record: dict[str, Any]) -> None:
-        # bdb stops when a condition raises; so does the navigator, which reads `hit`.
+        # bdb stops when a condition raises, whatever it raises (its `except:`): so does the
+        # navigator, which reads `hit`. A SystemExit, GeneratorExit or CancelledError from the
+        # condition is its error too, not the program's end; only the run's own stops (the budget,
+        # the time limit's interrupt) go on.
         try:
             record["hit"] = bool(eval(condition, frame.f_globals, frame.f_locals))
-        except Exception as exc:
+        except (StopProgram, KeyboardInterrupt):
+            raise
+        except BaseException as exc:
             record["hit"] = True
             record["hit_error"] = _describe(exc)
 

@@ -6,11 +6,13 @@
 // Plus the bad edits, each a clear error that leaves the session as it was.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatStep, parseStepList, type Action, type Step } from '../core/actions';
+import { formatStep, parseMoveStepList, parseStepList, type Action, type Step } from '../core/actions';
 import { DebugSession } from '../core/debugSession';
 import type { BreakCondition } from '../core/navigator';
 import { EditError, type Edit } from '../core/whatIf';
-import { debugStates, ProgramError, rerunWith } from '../session/programSession';
+import { listStates } from '../session/actionList';
+import { LiveSession } from '../session/liveSession';
+import { ProgramError, rerunWith } from '../session/programSession';
 import type { PythonHost } from './pythonHost';
 import type { RealEngine } from './realEngine';
 import { hash, oracleEngine, rng, snapshot, type Snapshot } from '../testing/oracle';
@@ -154,8 +156,9 @@ describe('bad edits', () => {
   const source = 'def f(n):\n    total = 0\n    for i in range(n):\n        total += i\n    return total\n';
 
   async function run(actions: string): Promise<unknown> {
-    const rec = engine.record(source, 'f(4)');
-    return debugStates(rec, parseStepList(actions), [], rerunWith(host, rec));
+    // as `ndb debug --actions` makes them: on the session every face moves on
+    const live = await LiveSession.start(host, source, 'f(4)', { engine: 'real' });
+    return listStates(live, parseMoveStepList(actions));
   }
 
   it('goes on from the edited value, and a step back returns to the run before the edit', async () => {

@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { loadPythonHost } from '../realEngine/pythonHost';
 import { POISONING_PROGRAM } from '../testing/hostilePrograms';
 import { answerBatch, type BatchAnswer } from './batch';
-import { debugStates } from './programSession';
 
 const FILES: Record<string, string> = {
   'poison.py': POISONING_PROGRAM,
@@ -21,7 +20,7 @@ async function answers(requests: Array<object | string>): Promise<BatchAnswer[]>
     if (source === undefined) throw new Error(`no file ${file}`);
     return source;
   };
-  for await (const a of answerBatch(text, engine, { readProgram, states: debugStates })) all.push(a);
+  for await (const a of answerBatch(text, engine, { readProgram, session: { engine: 'real' } })) all.push(a);
   return all;
 }
 

@@ -2,11 +2,11 @@
 // each run in an interpreter of its own, each answered with its states or its error. A bad
 // request fails only itself.
 
-import { parseStep, type Step } from '../core/actions';
-import type { Recording } from '../core/trace';
-import type { Rerun } from '../core/debugSession';
+import { parseMoveStep } from '../core/actions';
 import type { PythonHost } from '../realEngine/engineProtocol';
-import { ProgramError, recordOrThrow, rerunWith } from './programSession';
+import { listStates } from './actionList';
+import { LiveSession, type LiveOptions } from './liveSession';
+import { ProgramError } from './programSession';
 
 /** One line of a batch file. */
 export interface BatchRequest {
@@ -23,9 +23,12 @@ export type BatchAnswer = { id: unknown; states: readonly unknown[] } | { id: un
 export interface BatchRun {
   /** The program a request names (throws ProgramError when it cannot be read). */
   readProgram(file: string): string;
-  /** The states of one request, recorded in `rec` (the real engine's, or the model's beside them). */
-  states(rec: Recording, actions: Step[], breakpoints: number[], rerun: Rerun): Promise<readonly unknown[]>;
+  /** What every request's session is started with (its engine and model, its exception stops):
+   * the request adds its breakpoints. */
+  session: Omit<LiveOptions, 'breakpoints' | 'limits'>;
   maxEvents?: number;
+  /** Each request's time limit, in seconds. */
+  timeLimit?: number;
 }
 
 /** Answers each request of a batch file's text, in order. */
@@ -38,12 +41,14 @@ export async function* answerBatch(text: string, engine: PythonHost, run: BatchR
       if (typeof req !== 'object' || req === null || Array.isArray(req)) throw new ProgramError('a request is a JSON object: {"file": …, "call": …, "actions": […]}');
       id = req.id ?? null;
       if (typeof req.file !== 'string') throw new ProgramError('a request needs "file"');
-      const actions = (req.actions ?? []).map((a) => parseStep(String(a)));
+      const actions = (req.actions ?? []).map((a) => parseMoveStep(String(a)));
       const breakpoints = (req.breakpoints ?? []).map(Number);
       // One program, one interpreter: a request's states never depend on what another's program did.
       const own = engine.forOwner(`batch request ${i}`);
-      const rec = await recordOrThrow(own, run.readProgram(req.file), req.call ?? '', run.maxEvents);
-      yield { id, states: await run.states(rec, actions, breakpoints, rerunWith(own, rec, run.maxEvents)) };
+      const limits = { ...(run.maxEvents === undefined ? {} : { maxEvents: run.maxEvents }), ...(run.timeLimit === undefined ? {} : { timeLimit: run.timeLimit }) };
+      // the same session as every face's: its moves, exception stops and the model beside it
+      const live = await LiveSession.start(own, run.readProgram(req.file), req.call ?? '', { ...run.session, breakpoints, limits });
+      yield { id, states: await listStates(live, actions) };
     } catch (err) {
       yield { id, line: i + 1, error: err instanceof Error ? err.message : String(err) };
     }

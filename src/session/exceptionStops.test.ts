@@ -1,14 +1,19 @@
 // Exception stops, checked against CPython's bdb on the live program: `raised` stops where each
 // exception is raised (bdb's exception events whose traceback starts in that frame), `uncaught`
-// where the exception that ends the run was raised, in whichever file of the project.
+// where the exception that ends the run was raised, in whichever file of the project. Checked on
+// the road every face moves on (LiveSession.move, session/moves.ts), with the reason each face
+// reports.
 
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadInProcessHost, type PythonHost } from '../realEngine/pythonHost';
 import { REPO_ROOT } from '../realEngine/node';
 import { projectBdb } from '../testing/oracle';
+import type { DebugState } from '../core/state';
 import type { ExceptionMode } from './exceptionStops';
-import { debugStates, recordOrThrow, rerunWith } from './programSession';
+import { LiveSession, type LiveOptions } from './liveSession';
+import type { StopReason } from './moves';
+import { recordOrThrow } from './programSession';
 import { projectOptions, readProject } from './projectFiles';
 
 const project = readProject(join(REPO_ROOT, 'fixtures/project/shop/main.py'));
@@ -18,12 +23,27 @@ beforeAll(async () => {
   host = await loadInProcessHost();
 }, 60_000);
 
+type Stop = DebugState & { reason: StopReason };
+
+/** The stops of `continue` (`count` of them, at most), each with the reason the session gives
+ * every face, with exception stops in `mode`. */
+async function continues(source: string, mode: ExceptionMode, count: number, options: Partial<LiveOptions> = {}): Promise<Stop[]> {
+  const live = await LiveSession.start(host, source, '', { engine: 'real', exceptions: mode, ...options });
+  const stops: Stop[] = [];
+  for (let i = 0; i < count; i++) {
+    const { reason } = await live.move({ kind: 'continue' });
+    stops.push({ ...live.state, reason });
+  }
+  return stops;
+}
+
 /** The stops of `continue` until the end, with exception stops in `mode`. */
 async function continueStops(argv: string[], mode: ExceptionMode): Promise<Array<Record<string, unknown>>> {
-  const run = { ...projectOptions(project), argv };
-  const rec = await recordOrThrow(host, project.source, '', undefined, undefined, run);
-  const states = await debugStates(rec, Array(8).fill({ kind: 'continue' }), [], rerunWith(host, rec, undefined, run), mode);
-  return states.slice(1).filter((s) => s.event !== 'exit') as unknown as Array<Record<string, unknown>>;
+  const stops = await continues(project.source, mode, 8, { file: project.main, limits: { ...projectOptions(project), argv } });
+  const before = stops.filter((s) => s.event !== 'exit');
+  // every stop before the end is an exception stop, as DAP and MCP report it
+  expect(before.map((s) => s.reason)).toEqual(before.map(() => 'exception'));
+  return before as unknown as Array<Record<string, unknown>>;
 }
 
 describe('exception stops', () => {
@@ -54,8 +74,7 @@ describe('exception stops', () => {
     const rec = await recordOrThrow(host, source, '');
     expect(rec.exit).toEqual({ status: 'normal', exit_code: 2 });
     expect(rec.events.some((e) => e.event === 'exception' && e.exc_type === 'SystemExit')).toBe(true);
-    const stops = async (mode: ExceptionMode) =>
-      (await debugStates(rec, [{ kind: 'continue' }, { kind: 'continue' }], [], rerunWith(host, rec), mode)).slice(1);
+    const stops = async (mode: ExceptionMode) => await continues(source, mode, 2);
     // raised: the ValueError only
     expect(await stops('raised')).toEqual([
       expect.objectContaining({ event: 'exception', line: 4, value: expect.stringMatching(/^ValueError/) }),
@@ -76,11 +95,10 @@ describe('exception stops', () => {
       const rec = await recordOrThrow(host, source, '', 10_000);
       expect(rec.exit).toMatchObject({ status: 'exception', exc_type: 'RecursionError' });
       expect(rec.events.some((e) => e.event === 'exception')).toBe(false);
-      const states = await debugStates(rec, [{ kind: 'continue' }, { kind: 'continue' }], [], rerunWith(host, rec, 10_000), mode);
-      const stop = states[1]!;
-      expect(stop).toMatchObject({ event: 'line', function: 'fact', line: 2 });
-      expect(stop.event !== 'entry' && stop.event !== 'exit' && stop.depth).toBeGreaterThan(100);
-      expect(states[2]).toMatchObject({ event: 'exit', status: 'exception' });
+      const [stop, end] = await continues(source, mode, 2, { limits: { maxEvents: 10_000 } });
+      expect(stop).toMatchObject({ event: 'line', function: 'fact', line: 2, reason: 'exception' });
+      expect(stop!.event !== 'entry' && stop!.event !== 'exit' && stop!.depth).toBeGreaterThan(100);
+      expect(end).toMatchObject({ event: 'exit', status: 'exception' });
     }, 120_000);
   }
 });

@@ -3,13 +3,13 @@
 // edits, and the questions a debugger UI asks at a stop (evaluate, predict, guess the inputs).
 // The CLI's `ndb debug` is the same thing run once over a list of actions.
 
-import type { Action, Step } from '../core/actions';
+import type { Action, Move, MoveStep } from '../core/actions';
 import { compareStates, reachedBy, type StateComparison } from '../core/compare';
 import { NO_CONFIDENCE, type Confidence } from '../core/confidence';
 import { DebugSession } from '../core/debugSession';
 import type { ParseResult } from '../core/format';
 import type { BreakCondition } from '../core/navigator';
-import { frameEvents, type DebugState } from '../core/state';
+import { frameEvents, shownState, stateAt, type DebugState } from '../core/state';
 import type { Position, Recording, WatchValue } from '../core/trace';
 import { EditError, type Edit } from '../core/whatIf';
 import { LocalModelHistory } from '../neuralEngine/modelHistory';
@@ -19,9 +19,10 @@ import type { RecordOptions } from '../realEngine/recordOptions';
 import { checkGuesses, guessProblem, type Candidate, type GuessReport } from './guesses';
 import { cliState, NeuralFollower, type FollowedStep } from './neuralFollower';
 import type { ProgramFiles } from './breakpointSpecs';
-import { exceptionStops, moveWithExceptions, type ExceptionMode } from './exceptionStops';
-import { ProgramError, reverseContinueTarget, startProblem } from './programSession';
-import { LIVE_LIMITS } from '../core/limits';
+import type { ExceptionMode } from './exceptionStops';
+import { isModelAction, makeMove, travel, type MoveStop, type SessionMove } from './moves';
+import { ProgramError, startProblem } from './programSession';
+import { LIVE_LIMITS, type RunLimits } from '../core/limits';
 import { own } from '../core/names';
 
 export type { Candidate, GuessReport };
@@ -107,6 +108,11 @@ export class LiveSession {
     this.real = new DebugSession(rec, this.breakLines, this.conditions);
   }
 
+  /** The event budget and the time limit every run of this session gets. */
+  get runLimits(): RunLimits {
+    return { maxEvents: this.limits.maxEvents ?? LIVE_LIMITS.maxEvents, timeLimit: this.limits.timeLimit ?? LIVE_LIMITS.timeLimit };
+  }
+
   /** Records the program as it is, whatever its end (a syntax error, a bad call, a condition that
    * does not parse): the app shows those where they happened. */
   static async record(host: PythonHost, source: string, call: string, options: LiveOptions): Promise<LiveSession> {
@@ -173,14 +179,6 @@ export class LiveSession {
     };
   }
 
-  /** Reverse continue: back to the previous stop on a breakpoint, else to the first event.
-   * Returns whether a breakpoint was found. */
-  async reverseContinue(): Promise<boolean> {
-    const { pos, hit } = reverseContinueTarget(this.real);
-    await this.jump(pos);
-    return hit;
-  }
-
   /** The model's prediction of the current stop, when it was predicted. */
   get prediction(): FollowedStep | undefined {
     return this.lastStep;
@@ -188,7 +186,8 @@ export class LiveSession {
 
   /** The current stop in the shape `ndb debug --json` prints for this engine. */
   cliState(): unknown {
-    return cliState(this.engine, this.real.state, this.lastStep, this.lastWasEdit);
+    // as the faces show a stop: the module's start at its first line, a method by its qualified name
+    return cliState(this.engine, shownState(this.recording, this.position, this.real.state), this.lastStep, this.lastWasEdit);
   }
 
   /** The watch expressions the recording was made with. */
@@ -201,23 +200,23 @@ export class LiveSession {
     return this.real.history.edits;
   }
 
-  /** Whether `action` would move the debugger from here (a button that would not is disabled),
-   * with `breakpoints` (default the session's) as they would be set. */
-  canDo(action: Action, breakpoints: readonly number[] = this.breakLines): boolean {
-    if (this.recording.events.length === 0) return false;
+  /** Where `move` would stop from here and why (session/moves.ts), with `breakpoints` (default
+   * the session's) as they would be set and exception stops in `exceptions`; nothing moves. */
+  whereWould(move: SessionMove, breakpoints: readonly number[] = this.breakLines, exceptions: ExceptionMode = this.exceptionMode): MoveStop & { position: Position; recording: Recording } {
     const fork = this.real.fork();
     syncBreakLines(fork, breakpoints, this.conditions);
-    const from = fork.position;
-    const recording = fork.recording;
-    return fork.apply(action) !== from || fork.recording !== recording;
+    const stop = makeMove(fork, move, exceptions);
+    return { ...this.asShown(stop), position: fork.position, recording: fork.recording };
   }
 
-  /** Whether reverse continue would move the debugger from here, with `breakpoints` as they would be set. */
-  canReverseContinue(breakpoints: readonly number[] = this.breakLines): boolean {
+  /** Whether `move` would move the debugger from here (a button that would not is disabled),
+   * with `breakpoints` (default the session's) as they would be set. */
+  canDo(move: Move, breakpoints: readonly number[] = this.breakLines): boolean {
     if (this.recording.events.length === 0) return false;
     const fork = this.real.fork();
     syncBreakLines(fork, breakpoints, this.conditions);
-    return reverseContinueTarget(fork).pos !== fork.position;
+    travel(fork, move, this.exceptionMode);
+    return fork.position !== this.position || fork.recording !== this.recording;
   }
 
   /** Records the program again evaluating `watch` at every event, at the same stop; throws
@@ -252,28 +251,33 @@ export class LiveSession {
     this.exceptionMode = mode;
   }
 
-  /** Whether the last move stopped where an exception was raised, before its action's own stop. */
+  /** Whether the last move stopped where an exception was raised, before its action's own stop
+   * (no model action went there). Whether a stop is an exception stop however it was reached is
+   * the reason its move gives (move, session/moves.ts). */
   get atExceptionStop(): boolean {
     return this.stoppedByException;
   }
 
-  /** Whether the current stop is one where the exception mode stops (where an exception is raised;
-   * `uncaught`: the one that ends the program), however it was reached: a move that stopped
-   * there on its own, a step back, a jump. */
-  get onExceptionStop(): boolean {
-    if (this.exceptionMode === 'none') return false;
-    return this.stoppedByException || exceptionStops(this.recording, this.exceptionMode).includes(this.position);
-  }
-
-  /** A debugger action; with the model on, it predicts the stop first. An exception stop that
-   * comes first is where it stops (no model action goes there: the model starts again from it). */
-  async act(action: Action): Promise<void> {
-    this.stoppedByException = moveWithExceptions(this.real, action, this.exceptionMode);
-    if (this.stoppedByException) {
+  /** A move of the debugger, every face's: an action, reverse continue, or back to an outer
+   * frame's call; where it stopped and why (session/moves.ts). With the model on, an action is
+   * predicted first; an exception stop that comes first is where it stops, and a move that is no
+   * model action goes there by a jump: the model starts again from the stop. */
+  async move(move: SessionMove): Promise<MoveStop> {
+    const stop = makeMove(this.real, move, this.exceptionMode);
+    this.stoppedByException = stop.byException;
+    if (isModelAction(move) && !stop.byException) this.lastStep = this.follower ? ((await this.follower.follow(move, this.real)) ?? undefined) : undefined;
+    else {
       await this.follower?.restart(this.real);
       this.lastStep = undefined;
-    } else this.lastStep = this.follower ? ((await this.follower.follow(action, this.real)) ?? undefined) : undefined;
+    }
     this.lastWasEdit = false;
+    return this.asShown(stop);
+  }
+
+  /** With engine neural the stop shown is the model's: no breakpoint of the real one is said hit. */
+  private asShown(stop: MoveStop): MoveStop {
+    if (this.engine !== 'neural' || !stop.breakpointHit) return stop;
+    return { ...stop, breakpointHit: false, reason: stop.reason === 'breakpoint' ? 'step' : stop.reason };
   }
 
   /** What-if: `name = expr` at the current stop (throws EditError, the session unchanged). */
@@ -285,9 +289,11 @@ export class LiveSession {
     this.lastWasEdit = true;
   }
 
-  async step(step: Step): Promise<void> {
-    if (step.kind === 'set') await this.edit(step.name, step.expr);
-    else await this.act(step);
+  /** A move, or a what-if edit (no move: null). */
+  async step(step: MoveStep): Promise<MoveStop | null> {
+    if (step.kind !== 'set') return this.move(step);
+    await this.edit(step.name, step.expr);
+    return null;
   }
 
   /** A move that is no single model action (reverse continue, back to an outer frame's call). */
@@ -400,9 +406,10 @@ export class LiveSession {
       await history.begin(this.recording, this.position, this.breakLines);
       p = await history.peek(action, this.breakLines);
     }
-    const fork = this.real.fork();
-    fork.apply(action);
-    return { predicted: p.state, real: fork.state, comparison: compareStates(fork.state, p.state, reachedBy(action)), confidence: p.confidence ?? NO_CONFIDENCE };
+    // the action's own stop, as the model is asked it (no exception stop before it)
+    const at = this.whereWould(action, this.breakLines, 'none');
+    const real = stateAt(at.recording, at.position);
+    return { predicted: p.state, real, comparison: compareStates(real, p.state, reachedBy(action)), confidence: p.confidence ?? NO_CONFIDENCE };
   }
 
   /** At a return: `k` calls sampled from the model (inv_step_call), each built from the

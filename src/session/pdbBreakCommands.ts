@@ -7,7 +7,7 @@
 
 import { lineKey, projectFileNames } from '../core/location';
 import { sourceLines } from '../core/sourceLines';
-import type { Recording } from '../core/trace';
+import type { CodeInfo, Recording } from '../core/trace';
 import { fileIndex, sourceOf } from './breakpointSpecs';
 import type { LiveSession } from './liveSession';
 import { BreakpointTable, type PdbBreakpoint } from './pdbBreakpoints';
@@ -112,8 +112,11 @@ export class BreakCommands {
     for (const b of bps) out.push(line(`${on ? 'Enabled' : 'Disabled'} breakpoint ${b.number} at ${this.placeOf(b)}`));
   }
 
-  /** After a breakpoint stop at `line`: the temporary breakpoints there are done (tbreak). */
+  /** After a breakpoint stop at `line`: the temporary breakpoints there are done (tbreak), unless
+   * their condition raised there: bdb stops then without deleting one ("another hint to user"),
+   * and it stops again the next time. */
   async hit(key: number): Promise<PdbBreakpoint[]> {
+    if (this.live.recording.events[this.live.position]?.hit_error !== undefined) return [];
     const done = this.table.at(key).filter((b) => b.enabled && b.temporary);
     if (done.length === 0) return [];
     this.table.remove(done);
@@ -161,6 +164,9 @@ export class BreakCommands {
   /** `b NAME` (or `b module.NAME`): the first line of the function's body that runs, in the
    * current stop's file first, then the main file, then the program's other modules. */
   private functionLine(written: string): { file: number; line: number } {
+    // a method by its qualified name, as the stack shows it (`b Frozen.rate`), in any file
+    const qualified = this.firstBodyLine((code) => code.qualname === written, [...new Set([this.here(), 0, ...this.names.map((_, i) => i)])]);
+    if (qualified) return qualified;
     const dot = written.lastIndexOf('.');
     const name = dot >= 0 ? written.slice(dot + 1) : written;
     let files: number[];
@@ -170,16 +176,23 @@ export class BreakCommands {
       if (index < 0) throw new PdbError(`no module ${module} in this program (its files: ${this.names.join(', ')})`);
       files = [index];
     } else files = [...new Set([this.here(), 0, ...this.names.map((_, i) => i)])];
+    const found = this.firstBodyLine((code) => code.name === name, files);
+    if (found) return found;
+    throw new PdbError(`no function named ${name} ${dot >= 0 ? `in ${this.fileName(files[0]!)}` : 'in the program'} that ran (b FILE:LINE sets one at a line)`);
+  }
+
+  /** The first line of the body that runs of the first code `wanted` takes, in `files` in order. */
+  private firstBodyLine(wanted: (code: CodeInfo) => boolean, files: readonly number[]): { file: number; line: number } | null {
     const rec = this.live.recording;
     for (const file of files) {
       const source = this.sourceOf(file);
       for (const code of rec.codes) {
-        if (code.name !== name || (code.file ?? 0) !== file) continue;
+        if (!wanted(code) || (code.file ?? 0) !== file) continue;
         const body = [...code.lines].sort((a, b) => a - b).find((l) => l > code.firstline && !HEADER.test(source[l - 1] ?? ''));
         if (body !== undefined) return { file, line: body };
       }
     }
-    throw new PdbError(`no function named ${name} ${dot >= 0 ? `in ${this.fileName(files[0]!)}` : 'in the program'} that ran (b FILE:LINE sets one at a line)`);
+    return null;
   }
 
   private async checkCondition(condition: string | undefined): Promise<void> {

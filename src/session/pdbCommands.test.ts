@@ -7,14 +7,14 @@ import { commandName, helpTopic, HELP_TEXT, parsePdbCommand, PdbSyntaxError } fr
 describe('parsePdbCommand', () => {
   it("reads pdb's moves by every name", () => {
     for (const [words, move] of [
-      [['s', 'step'], 'step'],
-      [['n', 'next'], 'next'],
-      [['r', 'return'], 'return'],
+      [['s', 'step'], 'step_into'],
+      [['n', 'next'], 'step_over'],
+      [['r', 'return'], 'step_return'],
       [['c', 'cont', 'continue'], 'continue'],
-      [['rs', 'reverse-step'], 'reverse-step'],
-      [['rn', 'reverse-next'], 'reverse-next'],
-      [['rc', 'reverse-continue'], 'reverse-continue'],
-      [['rf', 'reverse-finish'], 'reverse-finish'],
+      [['rs', 'reverse-step'], 'inv_step_into'],
+      [['rn', 'reverse-next'], 'inv_step_over'],
+      [['rc', 'reverse-continue'], 'inv_continue'],
+      [['rf', 'reverse-finish'], 'inv_step_call'],
     ] as const) {
       for (const w of words) expect(parsePdbCommand(`  ${w} `), w).toEqual({ kind: 'move', move });
     }
@@ -62,8 +62,8 @@ describe('parsePdbCommand', () => {
   it("reads ndb's what-if edits and predictions", () => {
     expect(parsePdbCommand('set total = [1, 2]')).toEqual({ kind: 'set', name: 'total', expr: '[1, 2]' });
     expect(parsePdbCommand('!s=100')).toEqual({ kind: 'set', name: 's', expr: '100' });
-    expect(parsePdbCommand('predict')).toEqual({ kind: 'predict', move: 'step' });
-    expect(parsePdbCommand('predict rf')).toEqual({ kind: 'predict', move: 'reverse-finish' });
+    expect(parsePdbCommand('predict')).toEqual({ kind: 'predict', move: 'step_into' });
+    expect(parsePdbCommand('predict rf')).toEqual({ kind: 'predict', move: 'inv_step_call' });
   });
 
   it('refuses what is no command, saying what is', () => {
@@ -96,6 +96,8 @@ describe('parsePdbCommand', () => {
     expect(refused('n 3')).toMatch(/takes no arguments/);
     expect(refused('set x == 1')).toMatch(/NAME = EXPR/);
     expect(refused('predict rc')).toMatch(/no move the model makes/);
+    // a word of the table's object is no move either
+    expect(refused('predict toString')).toMatch(/no move the model makes/);
     expect(refused('enable')).toMatch(/which breakpoints/);
     expect(refused('disable one')).toMatch(/'one' is not a breakpoint number/);
   });

@@ -2,14 +2,7 @@
 // arguments, and ndb's additions (gdb's reverse moves, what-if edits, the model's prediction).
 // Pure text work: what a command does at a stop is pdbSession.ts's.
 
-/** A forward move, as pdb names it. */
-export type ForwardMove = 'step' | 'next' | 'return' | 'continue';
-
-/** A backward move, as gdb names it. */
-export type ReverseMove = 'reverse-step' | 'reverse-next' | 'reverse-continue' | 'reverse-finish';
-
-/** What `predict` can ask the model about: the moves that are one model action. */
-export type PredictMove = ForwardMove | 'reverse-step' | 'reverse-next' | 'reverse-finish';
+import { MOVE_NAMES, type MoveKind, type SimpleAction } from '../core/actions';
 
 export interface BreakLocation {
   /** As written before the colon (`prog.py:4`), to check that it names the debugged file. */
@@ -20,7 +13,7 @@ export interface BreakLocation {
 }
 
 export type PdbCommand =
-  | { kind: 'move'; move: ForwardMove | ReverseMove }
+  | { kind: 'move'; move: MoveKind }
   | { kind: 'until'; line?: number }
   | { kind: 'break'; temporary: boolean; at?: BreakLocation; condition?: string }
   | { kind: 'clear'; targets: string[] }
@@ -40,7 +33,8 @@ export type PdbCommand =
   /** A Python statement run in the frame (pdb's `!stmt`, or a line that is no command). */
   | { kind: 'exec'; code: string }
   | { kind: 'exceptions'; mode?: 'raised' | 'uncaught' | 'none' }
-  | { kind: 'predict'; move: PredictMove };
+  /** What the model predicts a move shows: the moves that are one model action. */
+  | { kind: 'predict'; move: SimpleAction };
 
 /** A line that is no command, or a command with arguments it cannot take; the message says why. */
 export class PdbSyntaxError extends Error {}
@@ -48,29 +42,21 @@ export class PdbSyntaxError extends Error {}
 /** A command the prompt cannot do where the session stands; the message says why. */
 export class PdbError extends Error {}
 
-const MOVES: Record<string, ForwardMove | ReverseMove> = {
-  s: 'step',
-  step: 'step',
-  n: 'next',
-  next: 'next',
-  r: 'return',
-  return: 'return',
-  c: 'continue',
-  cont: 'continue',
-  continue: 'continue',
-  rs: 'reverse-step',
-  'reverse-step': 'reverse-step',
-  rn: 'reverse-next',
-  'reverse-next': 'reverse-next',
-  rc: 'reverse-continue',
-  'reverse-continue': 'reverse-continue',
-  rf: 'reverse-finish',
-  'reverse-finish': 'reverse-finish',
-};
+/** The moves by the prompt's names (pdb's, and gdb's for the moves back), from the one table of
+ * every face's names for them (core/actions.ts). */
+const MOVES: Record<string, MoveKind> = Object.fromEntries(MOVE_NAMES.flatMap((m) => m.prompt.map((word) => [word, m.kind])));
+
+/** A move's command by each of its names: its full name, the table's last (`s` → `step`). */
+const MOVE_COMMANDS: Record<string, string> = Object.fromEntries(MOVE_NAMES.flatMap((m) => m.prompt.map((word) => [word, m.prompt[m.prompt.length - 1]!])));
+
+/** The move a word of the prompt names, if any. */
+function moveOf(word: string): MoveKind | undefined {
+  return Object.hasOwn(MOVES, word) ? MOVES[word] : undefined;
+}
 
 /** Every name the prompt knows, short forms included, to the command's full name. */
 const NAMES: Record<string, string> = {
-  ...MOVES,
+  ...MOVE_COMMANDS,
   unt: 'until',
   until: 'until',
   b: 'break',
@@ -188,9 +174,9 @@ function setCommand(rest: string, word: string): PdbCommand {
 }
 
 function predictCommand(rest: string): PdbCommand {
-  if (rest === '') return { kind: 'predict', move: 'step' };
-  const move = MOVES[rest];
-  if (move === undefined || move === 'reverse-continue') {
+  if (rest === '') return { kind: 'predict', move: 'step_into' };
+  const move = moveOf(rest);
+  if (move === undefined || move === 'inv_continue') {
     throw new PdbSyntaxError(`predict: '${rest}' is no move the model makes (predict [s|n|r|c|rs|rn|rf])`);
   }
   return { kind: 'predict', move };
@@ -239,7 +225,7 @@ export function parsePdbCommand(text: string): PdbCommand {
     case 'reverse-next':
     case 'reverse-continue':
     case 'reverse-finish':
-      return noArguments({ kind: 'move', move: MOVES[word]! });
+      return noArguments({ kind: 'move', move: moveOf(word)! });
     case 'until':
       return rest === '' ? { kind: 'until' } : { kind: 'until', line: lineNumber(rest, 'until') };
     case 'break':

@@ -1,6 +1,7 @@
-// Stops the prompt needs that are no single debugger action: pdb's `until`, a frame's call, the
-// post-mortem stop of an uncaught exception, a function's first line. Read from the recording
-// as CPython's bdb would have stopped (src/core/navigator.ts holds the actions themselves).
+// Stops the prompt needs that are no single debugger action: pdb's `until`, the post-mortem stop
+// of an uncaught exception, a function's first line. Read from the recording as CPython's bdb
+// would have stopped (src/core/navigator.ts holds the actions themselves, session/moves.ts every
+// face's moves and why they stop, a frame's call included).
 
 import type { Navigator } from '../core/navigator';
 import { tracebackOf } from '../core/traceback';
@@ -23,14 +24,6 @@ export function untilStop(rec: Recording, nav: Navigator, pos: Position, target:
     if (breaks && nav.breaksAt(j)) return j;
   }
   return events.length;
-}
-
-/** The call event of the frame that event `at` belongs to (its arguments). */
-export function callOfFrameAt(rec: Recording, at: Position): Position {
-  const frame = rec.events[at]?.frame;
-  let j = at;
-  while (j > 0 && !(rec.events[j]!.frame === frame && rec.events[j]!.event === 'call')) j--;
-  return Math.max(0, j);
 }
 
 /** After an uncaught exception: the stop where it was raised (pdb's post mortem shows it). */

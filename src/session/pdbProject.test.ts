@@ -104,7 +104,8 @@ describe('the prompt knows the project', () => {
     const stop = await run(s, 'c'); // the program's output first, then the exception stop
     expect(stop).toContain("KeyError('NOPE')");
     expect(at(stop)).toBe(bdbLocation(bdb.uncaught!));
-    expect(await run(s, 'rc')).toContain('> main.py(1)<module>()');
+    // back at the module's start: its first line of code (line 1 is a comment)
+    expect(await run(s, 'rc')).toContain('> main.py(2)<module>()');
     await run(s, 'exceptions none');
     expect((await run(s, 'c')).join('\n')).toContain('Traceback (most recent call last):');
   }, 120_000);

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { PythonHost } from '../realEngine/pythonHost';
 import type { RealEngine } from '../realEngine/realEngine';
 import type { Recording } from '../core/trace';
+import { qualnameOf, shownLine } from '../core/state';
 import { hash, oracleEngine, rng, snapshot, type Snapshot } from '../testing/oracle';
 import { loadPrograms, type TestProgram } from '../testing/programs';
 import { loadLiveModel } from './liveModel';
@@ -85,7 +86,9 @@ describe('forward commands against bdb', () => {
           if (!(command in MOVES)) continue;
           ours.push(here(s));
           const e = s.live.recording.events[s.live.position];
-          if (e && (e.event === 'line' || e.event === 'call')) expect(out, typed.join('; ')).toContain(`> prog.py(${Math.max(1, e.line)})${e.function}()`);
+          // a frame as the faces show it: its qualified name, the module's start at its first line of code
+          const rec = s.live.recording;
+          if (e && (e.event === 'line' || e.event === 'call')) expect(out, typed.join('; ')).toContain(`> prog.py(${shownLine(rec, e)})${qualnameOf(rec, e)}()`);
         }
         if (ours.at(-1)?.event !== 'exit') ours.push({ event: 'exit' });
         expect(ours, `${name}, seed ${seq}: ${typed.join('; ')}`).toEqual(oracleStops(p, oracle));
@@ -145,7 +148,7 @@ describe('reverse commands against the recording', () => {
         const out = await run(session, command);
         expect(session.live.position, `${command} from ${from}`).toBe(expected(from));
         const e = events[session.live.position]!;
-        expect(out).toContain(`> prog.py(${Math.max(1, e.line)})${e.function}()${e.event === 'return' ? `->${e.value}` : ''}`);
+        expect(out).toContain(`> prog.py(${shownLine(session.live.recording, e)})${qualnameOf(session.live.recording, e)}()${e.event === 'return' ? `->${e.value}` : ''}`);
       }
     }
     // rc with no breakpoint hit before: the start; before the start there is nothing

@@ -3,7 +3,8 @@
 // and answered with the lines pdb would print (pdbOutput.ts). The terminal itself (reading lines,
 // colour, Ctrl-C) is the CLI's; this class never touches it, so tests drive it line by line.
 
-import type { Action } from '../core/actions';
+import { FORWARD_ACTIONS, moveNames, type Action, type Move, type MoveKind, type SimpleAction } from '../core/actions';
+import { callEventOf } from '../core/navigator';
 import type { ParsedState } from '../core/format';
 import { sourceLines } from '../core/sourceLines';
 import { frameEvents, type DebugState, type FrameAt } from '../core/state';
@@ -16,9 +17,11 @@ import { ModelUnavailable } from './liveModel';
 import { OutputFeed } from './outputFeed';
 import { BreakCommands } from './pdbBreakCommands';
 import type { PdbBreakpoint } from './pdbBreakpoints';
-import { HELP_TEXT, helpTopic, parsePdbCommand, PdbError, PdbSyntaxError, type ForwardMove, type PdbCommand, type PredictMove, type ReverseMove } from './pdbCommands';
-import { callOfFrameAt, functionAtLine, postMortemPosition, untilStop } from './pdbMoves';
+import { HELP_TEXT, helpTopic, parsePdbCommand, PdbError, PdbSyntaxError, type PdbCommand } from './pdbCommands';
+import { functionAtLine, postMortemPosition, untilStop } from './pdbMoves';
 import { sureness } from '../core/confidence';
+import { cutOffNotice, type LimitOptions } from '../core/cutOff';
+import { SERVER_LIMIT_CEILING } from '../core/limits';
 import { errorLine, line, listLines, locationLines, modelLine, predictedText, tracebackLines, type FrameText, type OutLine } from './pdbOutput';
 import { prettyRepr } from './prettyRepr';
 import { ProgramError } from './programSession';
@@ -42,7 +45,12 @@ export interface PdbOptions {
   limits?: LiveOptions['limits'];
   /** Stops where exceptions are raised (`--exceptions`). */
   exceptions?: ExceptionMode;
+  /** How the user raises a run's limits (`ndb debug --max-events`, `--timeout`); absent: named
+   * as the limits themselves. */
+  limitOptions?: LimitOptions;
 }
+
+const NAMED_LIMITS: LimitOptions = { maxEvents: 'the event budget', timeLimit: 'the time limit', ceiling: SERVER_LIMIT_CEILING };
 
 export interface PdbReply {
   lines: OutLine[];
@@ -50,15 +58,6 @@ export interface PdbReply {
   quit: boolean;
 }
 
-const ACTIONS: Record<PredictMove, Action['kind']> = {
-  step: 'step_into',
-  next: 'step_over',
-  return: 'step_return',
-  continue: 'continue',
-  'reverse-step': 'inv_step_into',
-  'reverse-next': 'inv_step_over',
-  'reverse-finish': 'inv_step_call',
-};
 
 /** Errors whose message is meant for the user as it is. */
 const USER_FACING = [PdbError, PdbSyntaxError, SessionError, EditError, ProgramError, ModelUnavailable];
@@ -69,7 +68,8 @@ const EXCEPTION_MODES: Record<ExceptionMode, string> = {
   none: 'Exceptions: moves do not stop for exceptions (exceptions raised|uncaught)',
 };
 
-const SHORT: Record<PredictMove, string> = { step: 's', next: 'n', return: 'r', continue: 'c', 'reverse-step': 'rs', 'reverse-next': 'rn', 'reverse-finish': 'rf' };
+/** A move by its short name at the prompt (`s`, `rf`). */
+const short = (move: MoveKind): string => moveNames(move).prompt[0]!;
 
 export class PdbSession {
   private readonly breaks: BreakCommands;
@@ -121,8 +121,10 @@ export class PdbSession {
     });
     const session = new PdbSession(live, options);
     // The recording starts at the entry's call; pdb shows the first line (its arguments are one rs away).
-    if (live.recording.events[0]?.event === 'call' && live.position === 0) await live.act({ kind: 'step_into' });
-    const lines: OutLine[] = [];
+    if (live.recording.events[0]?.event === 'call' && live.position === 0) await live.move({ kind: 'step_into' });
+    // a recording a limit cut is said before the first stop, not only at its end
+    const cut = session.cutNotice();
+    const lines: OutLine[] = cut ? [line(cut, 'note')] : [];
     await session.showStop(lines, []);
     return { session, lines };
   }
@@ -276,40 +278,26 @@ export class PdbSession {
 
   // ---- moves ----
 
-  private async move(move: ForwardMove | ReverseMove, out: OutLine[]): Promise<void> {
+  private async move(move: MoveKind, out: OutLine[]): Promise<void> {
     const live = this.live;
     const pos = live.position;
-    const forward = move === 'step' || move === 'next' || move === 'return' || move === 'continue';
+    const forward = (FORWARD_ACTIONS as readonly string[]).includes(move);
     if (forward && this.atExit()) throw new PdbError('the program has finished: rs, rn, rc or rf go back; q quits');
     if (!forward && pos <= 0) throw new PdbError('this is the start of the program: there is nothing before it');
-    if (move === 'reverse-continue') {
-      if (this.neural) throw new PdbError('rc needs the recording: use --engine real or both');
-      const hit = live.real.navigator.previousBreakHit();
-      await live.jump(hit ?? 0);
-      return this.showStop(out, []);
-    }
-    if (move === 'reverse-finish' && (this.selected > 0 || pos >= this.rec.events.length) && !this.neural) {
-      // an outer frame's call, or after the end the call of the frame that raised: no model action
-      await live.jump(callOfFrameAt(this.rec, this.frame().event));
-      return this.showStop(out, []);
-    }
-    const action = { kind: ACTIONS[move] } as Action;
-    if (forward) return this.forward(action, out);
-    await live.act(action);
+    if (move === 'inv_continue' && this.neural) throw new PdbError('rc needs the recording: use --engine real or both');
+    if (forward) return this.forward({ kind: move } as Action, out);
+    // rf from an outer frame, or after the end to the call of the frame that raised: no model action
+    const outer = move === 'inv_step_call' && (this.selected > 0 || pos >= this.rec.events.length) && !this.neural;
+    await live.move(outer ? { kind: 'call_of', event: this.frame().event } : ({ kind: move } as Move));
     return this.showStop(out, []);
   }
 
-  /** A forward action; a breakpoint stop deletes the temporary breakpoints there (tbreak). */
+  /** A forward action (the session's move, as every face's); a breakpoint stop deletes the
+   * temporary breakpoints there (tbreak). `natural`: where another command (until) would have
+   * stopped without breakpoints, when this action makes it. */
   private async forward(action: Action, out: OutLine[], natural?: Position): Promise<void> {
-    const live = this.live;
-    if (natural === undefined && !this.neural && action.kind !== 'continue') {
-      // where the move would stop without breakpoints tells a step from a breakpoint stop
-      const probe = live.real.fork();
-      probe.navigator.breakpoints.clear();
-      natural = probe.apply(action);
-    }
-    await live.act(action);
-    return this.showStop(out, await this.afterBreak(action.kind === 'continue' || natural !== live.position));
+    const stop = await this.live.move(action);
+    return this.showStop(out, await this.afterBreak(natural === undefined ? stop.breakpointHit : natural !== this.live.position));
   }
 
   private async afterBreak(byBreakpoint: boolean): Promise<PdbBreakpoint[]> {
@@ -330,8 +318,7 @@ export class PdbSession {
     const nav = live.real.navigator;
     const stop = untilStop(this.rec, nav, pos, target ?? here.line + 1);
     const natural = untilStop(this.rec, nav, pos, target ?? here.line + 1, false);
-    const over = live.real.fork();
-    if (over.apply({ kind: 'step_over' }) === stop) return this.forward({ kind: 'step_over' }, out, natural);
+    if (live.whereWould({ kind: 'step_over' }, live.breakpoints, 'none').position === stop) return this.forward({ kind: 'step_over' }, out, natural);
     await live.jump(stop);
     return this.showStop(out, await this.afterBreak(stop !== natural));
   }
@@ -348,6 +335,10 @@ export class PdbSession {
     for (const b of deleted) out.push(line(`Deleted breakpoint ${b.number} at ${this.breaks.placeOf(b)}`, 'note'));
     if (this.neural) return this.showPredictedStop(out);
     const state = this.live.state;
+    // a breakpoint whose condition raised stops, as pdb's does: said, so that it is not taken for true
+    if (state.event === 'line' && state.condition_error !== undefined && this.live.real.navigator.breaksAt(this.live.position)) {
+      out.push(line(`(the breakpoint's condition raised ${oneLine(state.condition_error)}: it stops here, as pdb does)`, 'note'));
+    }
     this.showState(state, out);
     if (state.event !== 'exit' && state.event !== 'entry') await this.showDisplays(out);
     if (this.live.engine === 'both') await this.showModel(state, out);
@@ -371,6 +362,11 @@ export class PdbSession {
     if (cut) out.push(line(cut, 'note'));
   }
 
+  /** What the prompt says of a recording a limit cut; null when the program ran to its end. */
+  private cutNotice(): string | null {
+    return cutOffNotice(this.live.recording, this.live.runLimits, this.options.limitOptions ?? NAMED_LIMITS);
+  }
+
   private showState(state: DebugState, out: OutLine[]): void {
     const file = this.options.file;
     if (state.event === 'entry') {
@@ -388,7 +384,7 @@ export class PdbSession {
         out.push(line(`The program exited via sys.exit(). Exit status: ${state.exit_code}`, 'note'));
       } else if (state.status === 'normal') {
         out.push(line(`The program finished${this.live.call && state.value !== undefined ? ` and returned ${oneLine(state.value)}` : ''}.`, 'note'));
-      } else out.push(errorLine(`the program was stopped (${state.status}): ${state.message ?? ''}`));
+      } else out.push(errorLine(this.cutNotice() ?? `the program was stopped (${state.status}): ${state.message ?? ''}`));
       out.push(line('(rs, rn, rc or rf go back; q quits)', 'note'));
       return;
     }
@@ -576,7 +572,7 @@ export class PdbSession {
   private args(out: OutLine[]): void {
     if (this.shownPrediction) throw new PdbError('a needs the real engine (the model predicts locals, not which are arguments)');
     const f = this.frame();
-    const call = this.rec.events[callOfFrameAt(this.rec, f.event)]!;
+    const call = this.rec.events[Math.max(0, callEventOf(this.rec.events, f.event))]!;
     const now = this.rec.events[f.event]!.locals;
     for (const name of Object.keys(call.locals)) out.push(line(oneLine(`${name} = ${own(now, name) ?? call.locals[name]}`)));
   }
@@ -620,18 +616,18 @@ export class PdbSession {
     out.push(line('(the program goes on from here with it; stepping back past this stop undoes it)', 'note'));
   }
 
-  private async predict(move: PredictMove, out: OutLine[]): Promise<void> {
-    const action = { kind: ACTIONS[move] } as Action;
+  private async predict(move: SimpleAction, out: OutLine[]): Promise<void> {
+    const action: Action = { kind: move };
     if (!this.live.followed) {
       if (!this.options.loadModel && !this.model) throw new PdbError('no model is loaded');
       this.model ??= await this.options.loadModel!();
     }
-    if (!this.live.canDo(action)) throw new PdbError(`${SHORT[move]} would not move from here`);
+    if (!this.live.canDo(action)) throw new PdbError(`${short(move)} would not move from here`);
     const p = await this.live.predict(action, this.model);
     if (this.neural) {
-      out.push(line(oneLine(`predict ${SHORT[move]}: ${sureness(p.confidence.state)}: ${predictedText(p.predicted)}`), 'note'));
+      out.push(line(oneLine(`predict ${short(move)}: ${sureness(p.confidence.state)}: ${predictedText(p.predicted)}`), 'note'));
       return;
     }
-    out.push(modelLine(`predict ${SHORT[move]}`, p.real, p.predicted, p.comparison, p.confidence.state));
+    out.push(modelLine(`predict ${short(move)}`, p.real, p.predicted, p.comparison, p.confidence.state));
   }
 }

@@ -11,8 +11,11 @@ export function localsText(locals: Record<string, string>): string {
 }
 
 /** One event of a trace, indented by its depth. */
-export function eventText(e: TraceEvent): string {
-  return `${'  '.repeat(Math.max(0, e.depth))}${e.event.padEnd(9)} ${e.function}:${e.line}  ${localsText(e.locals)}${e.value !== undefined ? `  -> ${e.value}` : ''}`;
+/** One event as `ndb trace` prints it; `file`: the event's file in a program of several files,
+ * named after the line unless it is `main` (the main file). */
+export function eventText(e: TraceEvent, file?: string, main?: string): string {
+  const where = file !== undefined && file !== main ? ` (${file})` : '';
+  return `${'  '.repeat(Math.max(0, e.depth))}${e.event.padEnd(9)} ${e.function}:${e.line}${where}  ${localsText(e.locals)}${e.value !== undefined ? `  -> ${e.value}` : ''}`;
 }
 
 export function stateText(s: DebugState): string {

@@ -1,6 +1,7 @@
 // Every action is named by its button, and every button has its key.
 
 import { describe, expect, it } from 'vitest';
+import { MOVE_KINDS } from '../core/actions';
 import { COMMANDS, actionKindName, actionName, commandForKey, tooltip } from './commands';
 
 const key = (k: string, mods: { shift?: boolean; ctrl?: boolean; alt?: boolean } = {}) => ({
@@ -28,6 +29,12 @@ describe('action names', () => {
     expect(actionKindName('step_return')).toBe('Step out');
     expect(actionKindName('inv_step_call')).toBe('Back to call');
     expect(actionKindName('breakpoint')).toBe('Run to line');
+  });
+});
+
+describe('the toolbar', () => {
+  it('has a button for every move of the one table of moves (core/actions.ts), in its order, then Restart', () => {
+    expect(COMMANDS.map((c) => c.command.kind)).toEqual([...MOVE_KINDS, 'restart']);
   });
 });
 

@@ -2,7 +2,7 @@
 // place that names an action (the Prediction panel says "After Step out", never `step_return`).
 
 import type { Action } from '../core/actions';
-import type { Command } from './debugger.svelte';
+import type { Command } from './debuggerCommands';
 
 export interface CommandSpec {
   /** The button's accessible name. */

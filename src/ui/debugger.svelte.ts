@@ -19,7 +19,8 @@ import { EngineConnection, type AppEngine, type ConnectEngine } from './engineCo
 import type { Program } from './program.svelte';
 import { DEFAULT_LIMITS, raisedLimits, type RunLimits } from './runEnd';
 import { StopView } from './stopView.svelte';
-import { RECORD_OPTIONS, TOOLBAR, type Command, type CommandKind, type DebuggerEvent } from './debuggerCommands';
+import { COMMANDS } from './commands';
+import { RECORD_OPTIONS, type Command, type CommandKind, type DebuggerEvent } from './debuggerCommands';
 
 export type { AppEngine, Command, CommandKind, ConnectEngine, DebuggerEvent, ErrorMarker, FrameView, WatchRow };
 export { RECORD_OPTIONS };
@@ -105,7 +106,7 @@ export class Debugger {
     void this.edits;
     void this.program.breakpoints;
     const out = {} as Record<CommandKind, boolean>;
-    for (const c of TOOLBAR) out[c.kind] = this.canDo(c);
+    for (const { command } of COMMANDS) out[command.kind] = this.canDo(command);
     // Run to line: where Continue can go (Session.run asks canDo for the line itself).
     out.breakpoint = out.continue;
     return out;
@@ -131,7 +132,6 @@ export class Debugger {
       // A step records the changed program first and then stands at its first event.
       return !backwards(command) && this.haltedBy === null && this.program.source.trim() !== '';
     }
-    if (command.kind === 'inv_continue') return live.canReverseContinue(this.program.breakpoints);
     return live.canDo(command, this.program.breakpoints);
   }
 
@@ -266,8 +266,7 @@ export class Debugger {
     // Stepping back to before an edit returns to the recording it was made in.
     const from = live.position;
     const recording = live.recording;
-    if (command.kind === 'inv_continue') await live.reverseContinue();
-    else await live.act(command);
+    await live.move(command);
     // A forward move that reaches the input() whose line is missing waits at the line that calls
     // it, as a terminal does (never at the EOFError a run without the line raises).
     const wait = backwards(command) || live.recording !== recording ? null : inputWaitStop(recording, from, live.position);

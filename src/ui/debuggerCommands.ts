@@ -1,28 +1,16 @@
 // The debugger's vocabulary with the rest of the app: the toolbar's commands, and the events the
 // debugger reports after each move (the model and the share link follow it through them).
 
-import type { Action } from '../core/actions';
+import type { Action, Move } from '../core/actions';
 import type { Position, Recording } from '../core/trace';
 import { LIVE_LIMITS } from '../core/limits';
 
-/** What a toolbar button does: a debugger action, reverse continue (a move over the recording,
- * not one of the model's actions), or re-running the program. */
-export type Command = Action | { kind: 'inv_continue' } | { kind: 'restart' };
+/** What a toolbar button does: a move of the debugger (a debugger action, or reverse continue: a
+ * move over the recording, not one of the model's actions), or re-running the program. The
+ * toolbar's buttons, in its order, are ui/commands.ts's COMMANDS. */
+export type Command = Move | { kind: 'restart' };
 
 export type CommandKind = Command['kind'];
-
-/** The toolbar's commands, in its order. */
-export const TOOLBAR: readonly Command[] = [
-  { kind: 'step_into' },
-  { kind: 'step_over' },
-  { kind: 'step_return' },
-  { kind: 'continue' },
-  { kind: 'inv_step_into' },
-  { kind: 'inv_step_over' },
-  { kind: 'inv_step_call' },
-  { kind: 'inv_continue' },
-  { kind: 'restart' },
-];
 
 /** What every run gets (core/limits.ts; the user may raise the limits). */
 export const RECORD_OPTIONS = LIVE_LIMITS;

@@ -41,7 +41,7 @@ export function lastReachedAt(rec: Recording, pos: Position, cutOff: CutOff | nu
 /** The frames at the stop: none once the program has ended (it finished, or an exception ended
  * it); the frames it was in when a limit cut it off. */
 export function framesShown(rec: Recording, pos: Position, cutOff: CutOff | null): StackFrame[] {
-  if (pos >= rec.events.length && !cutOff) return [];
+  if (pos >= rec.events.length) return cutOff ? stackAt(rec, rec.events.length - 1) : [];
   return stackAt(rec, pos);
 }
 

@@ -77,27 +77,36 @@ describe('the panels, for names a plain object has on its prototype', () => {
   it('lays out the heap with a row per name: the local `g (global)` and the global `g (global)` are two', () => {
     const heap = view(rec, at(rec, 'show', 14)).objects.heap;
     const layout = heapLayout(heap);
-    expect(layout.rows).toBe(7);
+    const names = layout.names.parts.filter((p) => p.kind === 'name');
+    expect(names.map((p) => `${p.global ? 'global ' : ''}${p.text}`)).toEqual([
+      'constructor',
+      'valueOf',
+      'hasOwnProperty',
+      'g (global)',
+      'global g',
+      'global g (global)',
+      'global constructor',
+      // a string: its value inline, no arrow
+      'global toString',
+    ]);
     // constructor → the module's g; valueOf, hasOwnProperty, the local g (global) → one list; the
-    // module's constructor (hidden by the parameter) → its Thing
+    // module's constructor (hidden by the parameter) → its Thing, whose class holds attributes
+    // called constructor and valueOf
+    const [g, outer, thing, cls] = [1, 2, 3, 4].map((k) => layout.boxes[k - 1]!);
+    expect(layout.boxes.map((b) => b.title)).toEqual(['list', 'list', 'Thing instance', 'Thing class']);
     expect(layout.arrows.map((a) => [a.from, a.to])).toEqual([
-      [0, 0],
-      [1, 1],
-      [2, 1],
-      [3, 1],
-      [4, 0],
-      [5, 0],
-      [6, 6],
+      ['constructor', g!.id],
+      ['valueOf', outer!.id],
+      ['hasOwnProperty', outer!.id],
+      ['g (global)', outer!.id],
+      ['g', g!.id],
+      ['g (global)', g!.id],
+      ['constructor', thing!.id],
+      ['valueOf[0]', g!.id],
+      ['type(constructor)', cls!.id],
     ]);
-    expect(layout.slots.map((o) => o?.names.map((n) => `${n.global ? 'global ' : ''}${n.name}`) ?? null)).toEqual([
-      ['constructor', 'global g', 'global g (global)'],
-      ['valueOf', 'hasOwnProperty', 'g (global)'],
-      null,
-      null,
-      null,
-      null,
-      ['global constructor'],
-    ]);
+    expect(cls!.parts.filter((p) => p.kind === 'key').map((p) => p.text)).toEqual(['constructor', 'valueOf', 'toString']);
+    expect(cls!.parts.filter((p) => p.kind === 'value').map((p) => p.text)).toEqual(['1', '2', '<function toString>']);
   });
 
   it('says which local the model left out or made up, by name, whatever the name', () => {

@@ -142,7 +142,7 @@ def test_the_recipes_of_the_phases() -> None:
     assert {"data16m_s13", "data40m_s14", "data80m_s15"} <= seen
     # every config that names its data names recipes that exist
     named = 0
-    for config in (ROOT / "training" / "configs").glob("*.json"):
+    for config in (ROOT / "training" / "configs").rglob("*.json"):
         for name in json.loads(config.read_text()).get("data", {}).get("recipes", []):
             assert (ROOT / name).exists(), (config.name, name)
             named += 1

@@ -6,25 +6,24 @@ import type { PythonHost } from '../../realEngine/pythonHost';
 import { resolveBreakpoints, type BreakpointSpec, type ProgramFiles, type ResolvedBreakpoints } from '../../session/breakpointSpecs';
 
 export const breakpointArg = z.union([
-  z.number().int().positive(),
+  z.number().int().min(1).max(1_000_000),
   z.object({
-    file: z.string().max(4_096).optional().describe('The file, relative to the program\'s folder (e.g. "pricing.py"); absent: the main file'),
-    line: z.number().int().positive().describe('A line with code'),
-    condition: z.string().max(2_000).optional().describe('Stop only where this Python expression is true, e.g. "i > 10"'),
-    hit_count: z.number().int().positive().optional().describe('Stop only from this hit on'),
+    file: z.string().max(4_096).optional(),
+    line: z.number().int().min(1).max(1_000_000),
+    condition: z.string().max(2_000).optional(),
+    hit_count: z.number().int().min(1).max(1_000_000).optional(),
   }),
 ]);
+
+/** What a list of breakpoints is, said once (the fields above carry no description each). */
+export const BREAKPOINTS_HELP =
+  'Lines of the main file, or {file?, line, condition?, hit_count?}: file relative to the program\'s folder ' +
+  '(e.g. "pricing.py"); condition: stop only where this Python expression holds; hit_count: from that hit on';
 
 export type BreakpointArg = number | { file?: string; line: number; condition?: string; hit_count?: number };
 
 /** A breakpoint answer as the tools declare it. */
-export const breakpointAnswer = z.object({
-  file: z.string(),
-  line: z.number(),
-  verified: z.boolean(),
-  message: z.string().optional(),
-  condition_error: z.string().optional(),
-});
+export const breakpointAnswer = z.unknown();
 
 export type Verified = ResolvedBreakpoints;
 

@@ -11,10 +11,10 @@ export function registerEndSession(server: McpServer, deps: ToolDeps): void {
     'end_session',
     {
       title: 'End a session',
-      description: `Forgets the session and its recording (at most ${MAX_SESSIONS} are open at a time; an hour unused also ends one).`,
+      description: `Ends the session (at most ${MAX_SESSIONS} are open; an hour unused ends one).`,
       inputSchema: { session: sessionArg },
       outputSchema: {},
-      annotations: { title: 'End a session', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+      annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
     },
     async (args: { session: string }) => {
       deps.registry.end(args.session);

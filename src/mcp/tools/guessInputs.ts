@@ -6,29 +6,25 @@ import { sessionArg, tool, type ToolDeps } from '../toolKit';
 
 export const MAX_GUESSES = 8;
 
+// an answer's parts are said in the description, not each field in the schema (the tool list is read at every listing)
+const anyObject = z.unknown();
+
 export function registerGuessInputs(server: McpServer, deps: ToolDeps): void {
   tool(
     server,
     deps,
     'guess_inputs',
     {
-      title: 'Guess the arguments from a return value',
+      title: 'Guess the arguments',
       description:
-        'At a return, samples k calls of the returning function from the model (inverse execution: inv_step_call), builds each as the ' +
-        'function takes its arguments (its parameters in order; a method through its predicted object) and runs it: verified is true ' +
-        'when the call returns the value observed here, got is what it returned or the error. drawn, duplicates and unusable (the ' +
-        'model wrote no call, left out an argument, or wrote a value that is not a Python expression) say why there may be fewer than k candidates.',
+        'At a return: k calls of this function sampled from the model (inv_step_call), each run; verified: it returns the value seen ' +
+        'here (got: what it returned, or its error). drawn, duplicates, unusable: why there may be fewer than k.',
       inputSchema: {
         session: sessionArg,
-        k: z.number().int().min(1).max(MAX_GUESSES).optional().describe(`How many calls to sample (default 4, at most ${MAX_GUESSES})`),
+        k: z.number().int().min(1).max(MAX_GUESSES).optional().describe('Calls to sample (default 4)'),
       },
-      outputSchema: {
-        candidates: z.array(z.object({ call: z.string(), verified: z.boolean(), got: z.string().optional() })),
-        drawn: z.number(),
-        duplicates: z.number(),
-        unusable: z.number(),
-      },
-      annotations: { title: 'Guess inputs', readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+      outputSchema: { candidates: z.array(anyObject), drawn: z.number(), duplicates: z.number(), unusable: z.number() },
+      annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
     },
     async (args: { session: string; k?: number }) => {
       const live = deps.registry.get(args.session);

@@ -12,18 +12,16 @@ export function registerOutput(server: McpServer, deps: ToolDeps): void {
     deps,
     'output',
     {
-      title: "The program's output",
-      description:
-        `What the program printed (stdout, or stderr: warnings and logging) by the current stop, or by the end with at_end, in pages ` +
-        `of at most ${OUTPUT_PAGE} characters from \`from\` (default 0); next is where the next page starts (absent at the end), length the whole length.`,
+      title: 'Output',
+      description: `What the program printed by this stop (or by its end), in pages of ${OUTPUT_PAGE} characters; next: the next page's offset.`,
       inputSchema: {
         session: sessionArg,
-        from: z.number().int().min(0).optional().describe('Character offset to start at (default 0)'),
-        at_end: z.boolean().optional().describe('The output of the whole run instead of up to the current stop'),
-        stream: z.enum(['stdout', 'stderr']).optional().describe('stdout (default) or stderr'),
+        from: z.number().int().min(0).max(10_000_000).optional().describe('Offset (default 0)'),
+        at_end: z.boolean().optional().describe('The whole run\'s output'),
+        stream: z.enum(['stdout', 'stderr']).optional().describe('stdout (default) or stderr (warnings, logging)'),
       },
       outputSchema: { text: z.string(), from: z.number(), length: z.number(), next: z.number().optional() },
-      annotations: { title: 'Output', readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+      annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
     },
     async (args: { session: string; from?: number; at_end?: boolean; stream?: 'stdout' | 'stderr' }) => {
       const live = deps.registry.get(args.session);

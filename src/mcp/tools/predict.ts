@@ -3,9 +3,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { confidenceFields, predictedState } from '../../session/neuralFollower';
-import { actionArg, MAX_STATE_OUTPUT, sessionArg, toAction, tool, type ToolDeps } from '../toolKit';
+import { parseActionName } from '../../core/actions';
+import { actionArg, MAX_STATE_OUTPUT, sessionArg, tool, type ToolDeps } from '../toolKit';
 
-const anyObject = z.record(z.string(), z.unknown());
+// an answer's parts are said in the description, not each field in the schema (the tool list is read at every listing)
+const anyObject = z.unknown();
 
 export function registerPredict(server: McpServer, deps: ToolDeps): void {
   tool(
@@ -13,19 +15,17 @@ export function registerPredict(server: McpServer, deps: ToolDeps): void {
     deps,
     'predict',
     {
-      title: 'Ask the model where an action goes',
+      title: 'Predict a move',
       description:
-        "The model's prediction of the state after an action from the current stop, the real state it would reach, and whether they " +
-        'agree (match; fields: per field), and how sure the model is: confidence, the probability that the whole predicted state is right ' +
-        '(calibrated on held-out programs; 0 when it could not write a state), with confidence_fields per field (position: event and ' +
-        'line, locals: each variable, value). real.stdout is what the action would print (real.stdout_length: all output by then). The session does not move.',
+        "The model's predicted state after an action, the real one, match (fields: per field), and confidence: the calibrated " +
+        'probability that the prediction is right (confidence_fields per field). The session does not move.',
       inputSchema: { session: sessionArg, action: actionArg },
       outputSchema: { predicted: anyObject, real: anyObject, match: z.boolean(), fields: anyObject, confidence: z.number().min(0).max(1), confidence_fields: anyObject },
-      annotations: { title: 'Ask the model', readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+      annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
     },
     async (args: { session: string; action: string }) => {
       const live = deps.registry.get(args.session);
-      const action = toAction(args.action);
+      const action = parseActionName(args.action);
       const model = live.followed ? undefined : await deps.model();
       const p = await live.predict(action, model);
       const { confidence, confidence_fields } = confidenceFields(p.confidence);

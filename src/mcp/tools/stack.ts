@@ -8,6 +8,9 @@ import { sourceLines } from '../../core/sourceLines';
 import { frameEvents } from '../../core/state';
 import { sessionArg, tool, type ToolDeps } from '../toolKit';
 
+// an answer's parts are said in the description, not each field in the schema (the tool list is read at every listing)
+const anyObject = z.unknown();
+
 export const STACK_PAGE = 50;
 
 export function registerStack(server: McpServer, deps: ToolDeps): void {
@@ -16,22 +19,17 @@ export function registerStack(server: McpServer, deps: ToolDeps): void {
     deps,
     'stack',
     {
-      title: 'The call stack at the stop',
+      title: 'Call stack',
       description:
-        'The frames at the current stop, innermost first: function, file (relative to the program\'s folder), line, the source line, ' +
-        `and its locals (reprs). At most \`limit\` frames (default ${STACK_PAGE}) from \`from\` (0: the innermost); total is the whole ` +
-        'depth and next where the next page starts. Empty before the program starts and after it ends.',
+        'Frames at the stop, innermost first: function (qualified, e.g. Frozen.rate), file, line, source, locals (reprs). ' +
+        'total: the depth; next: where the next page starts. None before the start or after the end.',
       inputSchema: {
         session: sessionArg,
-        from: z.number().int().min(0).optional().describe('The first frame to give, counted from the innermost (default 0)'),
-        limit: z.number().int().min(1).max(1_000).optional().describe(`Frames to give (default ${STACK_PAGE})`),
+        from: z.number().int().min(0).max(100_000).optional().describe('First frame, 0 = innermost'),
+        limit: z.number().int().min(1).max(1_000).optional().describe(`Frames (default ${STACK_PAGE})`),
       },
-      outputSchema: {
-        frames: z.array(z.object({ function: z.string(), file: z.string(), line: z.number(), source: z.string().optional(), locals: z.record(z.string(), z.string()) })),
-        total: z.number(),
-        next: z.number().optional(),
-      },
-      annotations: { title: 'Call stack', readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+      outputSchema: { frames: z.array(anyObject), total: z.number(), next: z.number().optional() },
+      annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
     },
     async (args: { session: string; from?: number; limit?: number }) => {
       const live = deps.registry.get(args.session);

@@ -11,14 +11,16 @@ import { withConditionErrors } from '../../session/breakpointSpecs';
 import { EXCEPTION_MODES, type ExceptionMode } from '../../session/exceptionStops';
 import { projectOptions, projectSummary, type Project } from '../../session/projectFiles';
 import { presentState, sessionArg, tool, ToolError, type ToolDeps } from '../toolKit';
-import { breakpointAnswer, breakpointArg, verifyBreakpoints, type BreakpointArg, type Verified } from './breakpointCheck';
+import { BREAKPOINTS_HELP, breakpointAnswer, breakpointArg, verifyBreakpoints, type BreakpointArg, type Verified } from './breakpointCheck';
 import { readProgramFile } from './programFiles';
+import { mcpCutNotice } from '../limitOptions';
 
 export const MAX_CODE_CHARS = 200_000;
 export const MAX_EVENTS_CEILING = SERVER_LIMIT_CEILING.maxEvents;
 export const TIMEOUT_CEILING_S = SERVER_LIMIT_CEILING.timeLimit;
 
-const anyObject = z.record(z.string(), z.unknown());
+// an answer's parts are said in the description, not each field in the schema (the tool list is read at every listing)
+const anyObject = z.unknown();
 
 export function registerStartSession(server: McpServer, deps: ToolDeps): void {
   tool(
@@ -26,45 +28,36 @@ export function registerStartSession(server: McpServer, deps: ToolDeps): void {
     deps,
     'start_session',
     {
-      title: 'Start a debugging session',
+      title: 'Start a session',
       description:
-        "Runs a Python program (CPython 3.14 in Pyodide, inside ndb's sandbox: no host files, commands or network) under ndb's recorder " +
-        'and stops at its first event (the call of the entry function, or the module). Give the program as `code`, or as `path` to a .py ' +
-        "file under the server's roots: its folder is the program's project (every .py file below it is recorded too, so stepping " +
-        'enters imported modules and every state names its `file`; its other files are read-only copies the program can open, up to a ' +
-        'size cap: `project` says what was handed in and what was left out). `argv`: the program\'s arguments (sys.argv[1:]). ' +
-        '`exceptions`: "raised" stops continue (and step_over, step_return) where any exception is raised, "uncaught" where the ' +
-        'one that ends the program is raised (the stop is its exception event, at the line that raised it). ' +
-        '`call` is the entry call, e.g. "f([3, 1, 2])" ' +
-        '(absent: the module runs top to bottom). `breakpoints`: lines of the main file, or {file?, line, condition?, hit_count?}; each is checked and reported ' +
-        '(verified, or why not). `engine`: "real" (default; every stop is where pdb stops), "neural" (the model predicts each stop from ' +
-        'its own previous ones; each state says predicted true/false) or "both" ({real, neural, match}). `max_events` and `timeout_s` ' +
-        `bound the run (defaults ${LIVE_LIMITS.maxEvents} events and ${LIVE_LIMITS.timeLimit} s; at most ${MAX_EVENTS_CEILING} and ${TIMEOUT_CEILING_S}). ` +
-        'Returns the session id, the first state (event, line, function, depth, locals as reprs, value at returns, stdout new since the ' +
-        'last answer) and the breakpoints as verified; `note` says when the start waited for a Python engine.',
+        'Records a Python program (CPython 3.14, sandboxed: no host files, commands or network) and stops at its start. `code`, ' +
+        "or `path`: a .py file under the server's roots, whose folder is the project (its modules are recorded too, states name " +
+        'their file; other files are readable copies, listed in project). Returns the session id, the first state (event, line, ' +
+        'function, depth, locals as reprs), the breakpoints (verified, or why not); note: a limit cut the recording, or the start ' +
+        'waited for an engine.',
       inputSchema: {
-        code: z.string().max(MAX_CODE_CHARS).optional().describe('The Python source (or give path)'),
-        path: z.string().max(4_096).optional().describe("A .py file under the server's roots (ndb mcp --root DIR; default its working directory)"),
-        argv: z.array(z.string().max(10_000)).max(100).optional().describe("The program's arguments: sys.argv[1:]"),
+        code: z.string().max(MAX_CODE_CHARS).optional().describe('The Python source (or path)'),
+        path: z.string().max(4_096).optional().describe("A .py file under the server's roots (ndb mcp --root DIR)"),
+        argv: z.array(z.string().max(10_000)).max(100).optional().describe('sys.argv[1:]'),
         exceptions: z
           .enum(EXCEPTION_MODES as [ExceptionMode, ...ExceptionMode[]])
           .optional()
-          .describe('Stop where exceptions are raised: "raised" (every one, where it is raised), "uncaught" (the one that ends the program), "none" (default)'),
-        call: z.string().max(10_000).optional().describe('The entry call, e.g. "f([3, 1, 2])"; absent: run the module'),
-        breakpoints: z.array(breakpointArg).max(100).optional().describe('Breakpoint lines of the main file, or {file?, line, condition?, hit_count?}'),
-        engine: z.enum(ENGINES as [string, ...string[]]).optional().describe('real (default), neural or both'),
+          .describe('Moves stop where an exception is raised: "raised" (any), "uncaught" (the one that ends the program), "none" (default)'),
+        call: z.string().max(10_000).optional().describe('An entry call, e.g. "f([3, 1, 2])" (default: run the module)'),
+        breakpoints: z.array(breakpointArg).max(100).optional().describe(BREAKPOINTS_HELP),
+        engine: z.enum(ENGINES as [string, ...string[]]).optional().describe('real (default); neural: the model predicts each stop; both: {real, neural, match}'),
         max_events: z.number().int().min(100).max(MAX_EVENTS_CEILING).optional().describe(`Event budget (default ${LIVE_LIMITS.maxEvents})`),
-        timeout_s: z.number().min(0.5).max(TIMEOUT_CEILING_S).optional().describe(`Time limit in seconds (default ${LIVE_LIMITS.timeLimit}); a call Python cannot interrupt (time.sleep stops at the limit) is ended from outside 1 s after it`),
-        stdin: z.string().max(MAX_CODE_CHARS).optional().describe('What input() reads, one line per call (absent: input() is refused)'),
+        timeout_s: z.number().min(0.5).max(TIMEOUT_CEILING_S).optional().describe(`Time limit in s (default ${LIVE_LIMITS.timeLimit})`),
+        stdin: z.string().max(MAX_CODE_CHARS).optional().describe('What input() reads, a line per call (default: input() is refused)'),
       },
       outputSchema: {
         session: z.string(),
         state: anyObject,
         breakpoints: z.array(breakpointAnswer),
-        project: z.object({ files: z.array(z.string()), data: z.array(z.string()), left_out: z.array(z.object({ file: z.string(), reason: z.string() })).optional() }).optional(),
+        project: anyObject.optional(),
         note: z.string().optional(),
       },
-      annotations: { title: 'Start a debugging session', readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
     async (args: {
       code?: string;
@@ -111,11 +104,14 @@ export function registerStartSession(server: McpServer, deps: ToolDeps): void {
               ...(model ? { model } : {}),
             });
             const id = deps.registry.add(live);
+            // a recording a limit cut is said at the start, not only at its end
+            const cut = mcpCutNotice(live);
             return {
               session: id,
               state: presentState(deps, id, live),
               breakpoints: withConditionErrors(verified.report, live.program, live.recording),
               ...(project ? { project: projectSummary(project) } : {}),
+              ...(cut ? { note: cut } : {}),
             };
           } catch (err) {
             await host.release(); // a session that never started keeps no interpreter
@@ -123,7 +119,9 @@ export function registerStartSession(server: McpServer, deps: ToolDeps): void {
           }
         },
       );
-      return waitedMs >= WAIT_NOTICE_MS ? { ...result, note: `ndb was ${waitingText(Math.round(waitedMs / 1000))} before this session started` } : result;
+      if (waitedMs < WAIT_NOTICE_MS) return result;
+      const waited = `ndb was ${waitingText(Math.round(waitedMs / 1000))} before this session started`;
+      return { ...result, note: result.note ? `${result.note} (${waited}.)` : waited };
     },
   );
 }

@@ -3,7 +3,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { SessionError } from '../../session/liveSession';
-import { checkTarget, isReverseContinue, presentState, sessionArg, stepArg, toStep, tool, type ToolDeps } from '../toolKit';
+import { parseMoveStep } from '../../core/actions';
+import { checkTarget, presentState, sessionArg, stepArg, tool, type ToolDeps } from '../toolKit';
 
 export function registerStep(server: McpServer, deps: ToolDeps): void {
   tool(
@@ -11,29 +12,24 @@ export function registerStep(server: McpServer, deps: ToolDeps): void {
     deps,
     'step',
     {
-      title: 'Step the debugger',
+      title: 'Step',
       description:
-        'Moves the session by one debugger action and returns the new state (stdout: only the output written since the last answer; ' +
-        'stdout_length: all of it). At the end the state is {"event": "exit", "status": …} (an uncaught exception adds traceback, ' +
-        'outermost frame first; sys.exit(N) is status normal with exit_code N; status budget or timeout for a run cut off: raise max_events or timeout_s in start_session); ' +
-        'stepping back from there works. inv_continue goes back to the previous stop on a breakpoint (else the first event; ' +
-        'reason says which). With exception stops on (start_session\'s exceptions), a move that stops where an exception is ' +
-        'raised says reason "exception". A breakpoint:LINE on a line without code is refused.',
+        'One move; returns the new state (stdout: output new since the last answer). The end: {event: "exit", status}, with a ' +
+        'traceback if uncaught; sys.exit(N): normal, exit_code N; budget/timeout: cut (raise max_events or timeout_s). ' +
+        'reason: "exception" at an exception stop; "breakpoint" or "entry" after inv_continue.',
       inputSchema: { session: sessionArg, action: stepArg },
-      outputSchema: { state: z.record(z.string(), z.unknown()), reason: z.enum(['breakpoint', 'entry', 'exception']).optional() },
-      annotations: { title: 'Step the debugger', readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+      outputSchema: { state: z.unknown(), reason: z.enum(['breakpoint', 'entry', 'exception']).optional() },
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
     async (args: { session: string; action: string }) => {
       const live = deps.registry.get(args.session);
-      if (isReverseContinue(args.action)) {
-        if (live.engine === 'neural') throw new SessionError('inv_continue needs the recording: start the session with engine "real" or "both"');
-        const hit = await live.reverseContinue();
-        return { state: presentState(deps, args.session, live), reason: hit ? 'breakpoint' : 'entry' };
-      }
-      const step = toStep(args.action);
+      const step = parseMoveStep(args.action);
+      if (step.kind === 'inv_continue' && live.engine === 'neural') throw new SessionError('inv_continue needs the recording: start the session with engine "real" or "both"');
       await checkTarget(live.host, live, step);
-      await live.step(step);
-      return { state: presentState(deps, args.session, live), ...(live.atExceptionStop ? { reason: 'exception' } : {}) };
+      // the session's one answer for every face: where the move stopped and why
+      const stop = await live.step(step);
+      const reason = stop && (step.kind === 'inv_continue' || stop.reason === 'exception') ? { reason: stop.reason } : {};
+      return { state: presentState(deps, args.session, live), ...reason };
     },
   );
 }
