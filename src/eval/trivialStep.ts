@@ -32,8 +32,9 @@ export function trivialNext(rec: Recording, position: Position, action: Action, 
     return { event: 'exit', status: position < 0 ? 'normal' : exitKind(rec) };
   }
   const code = rec.codes[here.code];
-  const lines = [...new Set(code?.lines ?? [here.line])].sort((a, b) => a - b);
   const first = code ? (code.name === '<module>' ? 0 : code.firstline) : here.line;
+  // a function's lines, its `def` line aside (no line event stops there)
+  const lines = [...new Set(code?.lines ?? [here.line])].filter((l) => l !== first).sort((a, b) => a - b);
   const locals = { ...here.locals };
   const line = (at: number, back = false): ParseResult => ({ event: 'line', inverse: back, line: at, src: '', locals });
   const after = lines.find((l) => l > here.line);

@@ -3,6 +3,7 @@
 // argument schemas an agent reads (actions, sessions), and a stop as the agent sees it.
 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ShapeOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ActionSyntaxError, MOVE_ALIASES, MOVE_KINDS, type MoveStep } from '../core/actions';
@@ -90,32 +91,41 @@ export function fitResult(result: Json, cap: number): Json {
 
 /** What a tool says of itself: every argument described, the answer's fields declared, and
  * whether it changes anything (annotations). */
-export interface ToolConfig {
+export interface ToolConfig<S extends z.ZodRawShape = z.ZodRawShape> {
   title: string;
   description: string;
-  inputSchema: z.ZodRawShape;
+  inputSchema: S;
   outputSchema: z.ZodRawShape;
   annotations: { title?: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint?: boolean; openWorldHint: boolean };
 }
 
 /** Registers a tool whose requests on one session run one after another (sessions do not wait
  * for each other). */
-export function tool<A extends object>(
+export function tool<S extends z.ZodRawShape>(
   server: McpServer,
   deps: ToolDeps,
   name: string,
-  config: ToolConfig,
-  run: (args: A) => Promise<Json>,
+  config: ToolConfig<S>,
+  run: (args: z.infer<z.ZodObject<S>>) => Promise<Json>,
 ): void {
-  const handler = (args: A): Promise<CallToolResult> =>
-    deps.registry.serial(async () => {
+  type Args = z.infer<z.ZodObject<S>>;
+  // Each tool's `run` is typed by its own schema (a tool's annotation of its arguments is checked
+  // against it). The SDK parses the arguments with that same `inputSchema` before the handler
+  // runs, but its callback type is a conditional type that a generic shape leaves unresolved: the
+  // handler is registered for the general shape and reads the parsed arguments as this one's.
+  const handler = (parsed: ShapeOutput<z.ZodRawShape>): Promise<CallToolResult> => {
+    const args = parsed as Args;
+    const session = 'session' in args && typeof args.session === 'string' ? args.session : '';
+    return deps.registry.serial(async () => {
       try {
         return ok(await run(args));
       } catch (err) {
         return failure(err, name);
       }
-    }, 'session' in args && typeof args.session === 'string' ? args.session : '');
-  server.registerTool(name, config as never, handler as never);
+    }, session);
+  };
+  const general: ToolConfig = config;
+  server.registerTool<z.ZodRawShape, z.ZodRawShape>(name, general, handler);
 }
 
 export const sessionArg = z.string().max(100).describe('Session id from start_session');

@@ -5,9 +5,9 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Recording, TraceEvent } from '../core/trace';
-import { ANSWER_BOUNDS, checkAnswer, parseAnswer, UntrustedAnswer } from './answerCheck';
+import { ANSWER_BOUNDS, checkAnswer, HEAP_BOUNDS, parseAnswer, UntrustedAnswer } from './answerCheck';
 import type { EngineQuestion } from './engineProtocol';
-import { loadNodeEngine } from './node';
+import { loadNodeEngine, readRepoFile } from './node';
 import { ProcessHost } from './processHost';
 import { tracerOptions } from './recordOptions';
 
@@ -104,6 +104,10 @@ describe('a recording', () => {
     expect(refusal(forged((r) => withHeap(r).heap!.push({ ...box(r) })))).toMatch(/\.heap\[1\] sends box \d+ twice$/);
     expect(refusal(forged((r) => (withHeap(r).heap_cut = [1, 1])))).toMatch(/\.heap_cut names a box twice$/);
     expect(refusal(forged((r) => ((box(r) as { cls?: number }).cls = 1)))).toMatch(/\.heap\[0\] has a field "cls" that no answer has$/);
+    // the bounds are the tracer's own caps
+    const tracer = readRepoFile('src/realEngine/tracer.py');
+    const cap = (name: string): number => Number(new RegExp(`^${name} = (\\d+)$`, 'm').exec(tracer)?.[1]);
+    expect([cap('MAX_HEAP_NODES'), cap('MAX_HEAP_ITEMS'), 2 * cap('MAX_HEAP_TEXT') + 1, cap('MAX_HEAP_BASES')]).toEqual([HEAP_BOUNDS.boxes, HEAP_BOUNDS.items, HEAP_BOUNDS.text, HEAP_BOUNDS.bases]);
   });
 
   it('is refused with strings past their caps', () => {

@@ -239,6 +239,21 @@ describe('the heap graph in the recording', () => {
     expect(cls.items.map(([name]) => name)).toEqual(['p']);
   });
 
+  it('reads __slots__ as the attribute form does, and a subclass\'s box points to its base class', () => {
+    const rec = engine.record(
+      ['class Point:', '    __slots__ = ("x", "y")', '    def __init__(self):', '        self.x = 1', '', 'class Pet:', '    legs = 4', '', 'class Dog(Pet):', '    sound = "woof"', '', 'p = Point()', 'rex = Dog()', 'end = 1', ''].join('\n'),
+      '',
+      { objects: true },
+    );
+    const i = rec.events.length - 1;
+    const e = rec.events[i]!;
+    const boxes = graphAt(rec, i);
+    expect(boxes.get(e.ids!.p!)!.items).toEqual([['x', { v: '1' }]]);
+    const dog = boxes.get((boxes.get(e.ids!.rex!) as Extract<HeapBox, { kind: 'instance' }>).cls!) as Extract<HeapBox, { kind: 'class' }>;
+    expect(dog).toMatchObject({ type: 'Dog', items: [['sound', { v: "'woof'" }]] });
+    expect(boxes.get(dog.bases![0]!)).toMatchObject({ kind: 'class', type: 'Pet', items: [['legs', { v: '4' }]] });
+  });
+
   it('folds into graphs whose lists write back as the locals\' own reprs, at every event forward and back', () => {
     const rec = engine.record(
       ['a = [[1], [2]]', 'b = {"k": a[0]}', 'for i in range(6):', '    a[i % 2].append(i)', '    b[str(i)] = [i] * 2', '    if i == 3:', '        a[0] = a[1]', 'end = 1', ''].join('\n'),

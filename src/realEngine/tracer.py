@@ -474,6 +474,7 @@ class _Objects:
         # objects are the same ones is not made again
         self.made: dict[int, tuple[tuple[Any, ...], dict[str, Any], list[Any]]] = {}
         self.default_reprs: dict[type, str] = {}
+        self.plans: dict[type, tuple[Any, ...]] = {}
 
     def _number(self, value: Any) -> int:
         key = id(value)
@@ -616,14 +617,23 @@ class _Objects:
         children.append(value)
         return {"ref": n}
 
-    def _box(self, value: Any, n: int) -> tuple[dict[str, Any], list[Any]]:
-        kind = type(value)
+    def _plan(self, kind: type) -> tuple[Any, ...]:
+        """How a box of objects of class ``kind`` is made, found once per class."""
         if issubclass(kind, type):
-            return self._class_box(value, n)
+            return (self._class_box,)
         for base, name in _HEAP_CONTAINERS:
             if issubclass(kind, base):
-                return self._container_box(value, n, base, name)
-        return self._instance_box(value, n)
+                return (self._container_box, base, name)
+        user_class = getattr(kind, "__module__", None) in self.user_modules and not issubclass(kind, BaseException)
+        slotted = any("__slots__" in type.__dict__["__dict__"].__get__(k, type) for k in kind.__mro__[:-1])
+        return (self._instance_box, user_class, slotted)
+
+    def _box(self, value: Any, n: int) -> tuple[dict[str, Any], list[Any]]:
+        kind = type(value)
+        plan = self.plans.get(kind)
+        if plan is None:
+            plan = self.plans[kind] = self._plan(kind)
+        return plan[0](value, n, plan)
 
     def _reuse(self, n: int, parts: tuple[Any, ...]) -> tuple[dict[str, Any], list[Any]] | None:
         made = self.made.get(n)
@@ -635,7 +645,8 @@ class _Objects:
         self.made[n] = (parts, box, children)
         return box, children
 
-    def _container_box(self, value: Any, n: int, base: type, name: str) -> tuple[dict[str, Any], list[Any]]:
+    def _container_box(self, value: Any, n: int, plan: tuple[Any, ...]) -> tuple[dict[str, Any], list[Any]]:
+        base, name = plan[1], plan[2]
         kind = type(value)
         size = base.__len__(value)
         if base is dict:
@@ -680,27 +691,38 @@ class _Objects:
             text = text[: self.repr.max_repr] + TRUNCATION_MARK
         return text
 
-    def _instance_box(self, value: Any, n: int) -> tuple[dict[str, Any], list[Any]]:
+    def _instance_box(self, value: Any, n: int, plan: tuple[Any, ...]) -> tuple[dict[str, Any], list[Any]]:
         kind = type(value)
-        fields = _object_fields(value)
-        shown = fields[:MAX_HEAP_ITEMS]
-        user_class = getattr(kind, "__module__", None) in self.user_modules and not issubclass(kind, BaseException)
+        if plan[2]:  # __slots__ somewhere in its classes
+            fields = _object_fields(value)
+            count = len(fields)
+            names = tuple(name for name, _ in fields[:MAX_HEAP_ITEMS])
+            values = tuple(v for _, v in fields[:MAX_HEAP_ITEMS])
+        else:
+            # vars(), as _object_fields reads it, without building its list at every event
+            try:
+                attrs = vars(value)
+                count = len(attrs)
+                names = tuple(attrs)[:MAX_HEAP_ITEMS]
+                values = tuple(attrs.values())[:MAX_HEAP_ITEMS]
+            except TypeError:
+                count, names, values = 0, (), ()
         text = self._own_repr(value)
-        parts = (kind, len(fields), *(x for field in shown for x in field))
-        again = self._reuse(n, parts)
-        if again is not None and again[0]["repr"] == text:
-            return again
+        parts = (kind, count, *names, *values)
+        made = self.made.get(n)
+        if made is not None and made[1]["repr"] == text and _same_items(made[0], parts):
+            return made[1], made[2]
         children: list[Any] = []
         box: dict[str, Any] = {"id": n, "kind": "instance", "type": kind.__name__, "repr": text,
-                               "items": [[_heap_name(name), self._cell(v, children)] for name, v in shown]}
-        if len(fields) > len(shown):
-            box["more"] = len(fields) - len(shown)
-        if user_class:
+                               "items": [[_heap_name(name), self._cell(v, children)] for name, v in zip(names, values)]}
+        if count > len(names):
+            box["more"] = count - len(names)
+        if plan[1]:  # one of the program's classes
             box["cls"] = self._number(kind)
             children.append(kind)
         return self._keep(n, parts, box, children)
 
-    def _class_box(self, cls: type, n: int) -> tuple[dict[str, Any], list[Any]]:
+    def _class_box(self, cls: type, n: int, plan: tuple[Any, ...] = ()) -> tuple[dict[str, Any], list[Any]]:
         """A class of the program: what its body defines (not dunder names), functions inline, and
         the program's classes it derives from."""
         try:
