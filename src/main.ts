@@ -9,7 +9,7 @@ import { EXAMPLES } from './ui/examples';
 import { Neural } from './ui/neural.svelte';
 import { Prefs } from './ui/prefs.svelte';
 import { Pwa } from './ui/pwa.svelte';
-import { Session } from './ui/session.svelte';
+import { PageSession } from './ui/pageSession.svelte';
 
 // The browser's install offer (`beforeinstallprompt`) comes once, early: it is listened for before
 // anything is waited for (e2e/subpath.test.mjs).
@@ -33,7 +33,7 @@ if (!target) throw new Error('#app is missing from index.html');
 // Python (Pyodide, in the worker ./ui/prestart started) and the model (in its worker). None waits
 // for another; the real engine never waits for the model.
 void import('./ui/monaco');
-const session = new Session({ examples: EXAMPLES, link: browserLink() });
+const session = new PageSession({ examples: EXAMPLES, link: browserLink() });
 const embedded = browserEmbedded();
 // An embed is its author's example: the app's own preferences are not read there, nor written.
 const prefs = new Prefs(embedded ? null : browserPrefs());

@@ -1,11 +1,11 @@
 // `ndb debug FILE` with no --actions: pdb's prompt on the terminal, or on a pipe as pdb reads one.
-// Only the terminal is here (lines in, colour out, Ctrl-C); the commands are src/session/pdbSession.ts.
+// Only the terminal is here (lines in, colour out, Ctrl-C); the commands are src/session/promptSession.ts.
 
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import { oneLine } from '../core/terminalText';
 import { loadPythonHost } from '../realEngine/pythonHost';
-import { PdbSession, type OutLine } from '../session/pdbSession';
+import { PromptSession, type OutLine } from '../session/promptSession';
 import type { Style } from '../session/pdbOutput';
 import type { ExceptionMode } from '../session/exceptionStops';
 import type { ProgramRun } from '../session/programSession';
@@ -37,7 +37,7 @@ export async function debugRepl(args: ParsedArgs, file: string, project: Project
     return { predictor: (await modelFromArgs(args)).predictor };
   };
   const host = await loadPythonHost();
-  const { session, lines } = await PdbSession.open(host, source, {
+  const { session, lines } = await PromptSession.open(host, source, {
     engine,
     file: basename(file),
     exceptions,

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, SERVER_LIMIT_CEILING } from '../core/limits';
 import { REPO_ROOT } from '../realEngine/node';
 import { loadInProcessHost, type PythonHost } from '../realEngine/pythonHost';
-import { PdbSession } from '../session/pdbSession';
+import { PromptSession } from '../session/promptSession';
 import { parseArgs, UsageError } from './args';
 import { CLI_LIMIT_OPTIONS, limitsFromArgs } from './limitOptions';
 import { DEBUG_HELP } from './main';
@@ -70,7 +70,7 @@ describe('the prompt says a cut recording before its first stop', () => {
   }, 120_000);
 
   const open = async (source: string, maxEvents?: number) =>
-    (await PdbSession.open(host, source, { engine: 'real', file: 'prog.py', limitOptions: CLI_LIMIT_OPTIONS, ...(maxEvents ? { limits: { maxEvents } } : {}) })).lines.map((l) => l.text);
+    (await PromptSession.open(host, source, { engine: 'real', file: 'prog.py', limitOptions: CLI_LIMIT_OPTIONS, ...(maxEvents ? { limits: { maxEvents } } : {}) })).lines.map((l) => l.text);
 
   it('a finite loop cut by the budget: where, and --max-events, never "may not terminate"', async () => {
     const first = await open(FINITE);

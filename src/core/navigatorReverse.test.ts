@@ -1,10 +1,10 @@
-// Reverse continue (Navigator.previousBreakHit) and forks of a session (DebugSession.fork), on
+// Reverse continue (Navigator.previousBreakHit) and forks of a session (RecordingSession.fork), on
 // the recordings of the navigator's parity fixture.
 
 import { describe, expect, it } from 'vitest';
 import { navigatorWith as navigator, readNavigatorFixture } from '../../fixtures/navigator/fixture';
 import { parseAction } from './actions';
-import { DebugSession } from './debugSession';
+import { RecordingSession } from './recordingSession';
 
 const entries = readNavigatorFixture();
 
@@ -46,11 +46,11 @@ describe('Navigator.previousBreakHit', () => {
   });
 });
 
-describe('DebugSession.fork', () => {
+describe('RecordingSession.fork', () => {
   it('answers where an action goes without moving the session', () => {
     for (const entry of entries) {
       for (const seq of entry.sequences.slice(0, 3)) {
-        const session = new DebugSession(entry.recording, seq.breakpoints, new Map(Object.entries(seq.conditions ?? {}).map(([l, c]) => [Number(l), c])));
+        const session = new RecordingSession(entry.recording, seq.breakpoints, new Map(Object.entries(seq.conditions ?? {}).map(([l, c]) => [Number(l), c])));
         for (const step of seq.steps.split(',').filter(Boolean)) {
           // The fixture's breakpoint edits (break:L, clear:L) are no actions.
           if (step.includes(':') && !step.startsWith('breakpoint:')) continue;

@@ -18,7 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Action } from '../core/actions';
 import { compareStates } from '../core/compare';
-import { DebugSession } from '../core/debugSession';
+import { RecordingSession } from '../core/recordingSession';
 import type { ParseResult } from '../core/format';
 import type { Position, ProgramShape, Recording } from '../core/trace';
 import type { DebugState } from '../core/state';
@@ -255,7 +255,7 @@ export async function evalJumpsClass(
     const { rec } = await recordItem(engine, { ...program, start: null, actions: [], breakpoints: [] });
     const breakpoints = kind === 'continue' ? classBreakpoints(program.source, rec.program) : [];
     placed[String(program.id ?? i)] = breakpoints;
-    const real = new DebugSession(rec, breakpoints);
+    const real = new RecordingSession(rec, breakpoints);
     const follower = new NeuralSession(model.predictor, rec, real.position, breakpoints);
     const action: Action = { kind };
     for (let press = 0; press < CLASS_PRESSES && real.state.event !== 'exit'; press++) {

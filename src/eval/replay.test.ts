@@ -4,7 +4,7 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Action } from '../core/actions';
-import type { DebugSession } from '../core/debugSession';
+import type { RecordingSession } from '../core/recordingSession';
 import { loadInProcessHost, type PythonHost } from '../realEngine/pythonHost';
 import type { EvalItem } from './items';
 import { recordItem, replayItem, type StepScorer } from './replay';
@@ -18,7 +18,7 @@ beforeAll(async () => {
 }, 120_000);
 
 /** A scorer that writes down each call: where the real session stood, and its locals after a move. */
-function recorder(log: string[], session: DebugSession): StepScorer<number> {
+function recorder(log: string[], session: RecordingSession): StepScorer<number> {
   return {
     predict: async (action: Action) => {
       log.push(`predict ${action.kind} at ${session.position}`);

@@ -5,7 +5,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { parseStep, type Action } from '../core/actions';
-import { DebugSession, type Rerun } from '../core/debugSession';
+import { RecordingSession, type Rerun } from '../core/recordingSession';
 import type { Recording } from '../core/trace';
 import { EditError, type Edit } from '../core/whatIf';
 import type { PythonHost } from '../realEngine/pythonHost';
@@ -16,7 +16,7 @@ import { EVAL_LIMITS } from '../core/limits';
 export interface ItemStart {
   rec: Recording;
   breakpoints: readonly number[];
-  real: DebugSession;
+  real: RecordingSession;
   rerun: Rerun;
 }
 
@@ -26,7 +26,7 @@ export async function recordItem(shared: PythonHost, item: EvalItem): Promise<It
   const options = { maxEvents: item.max_events ?? EVAL_LIMITS.maxEvents, timeLimit: EVAL_LIMITS.timeLimit };
   const rec = await engine.record(item.source, item.call, options);
   const breakpoints = item.breakpoints ?? [];
-  const real = new DebugSession(rec, breakpoints);
+  const real = new RecordingSession(rec, breakpoints);
   if (item.start !== undefined && item.start !== null) real.jump(item.start);
   const rerun = (edits: readonly Edit[]) => engine.record(item.source, item.call, { ...options, edits });
   return { rec, breakpoints, real, rerun };
@@ -37,9 +37,9 @@ export interface StepScorer<P> {
   /** Before the real session moves: the predictions for `action`. */
   predict(action: Action): Promise<P>;
   /** After it moved: `real.state` is the truth for `predicted`. */
-  moved(action: Action, real: DebugSession, predicted: P): void;
+  moved(action: Action, real: RecordingSession, predicted: P): void;
   /** A what-if edit was made at the real stop: the engines go on from the edited state. */
-  edited(real: DebugSession): void;
+  edited(real: RecordingSession): void;
 }
 
 /** Replays the item's actions from `start`. False when an edit was refused (a run that differs

@@ -2,7 +2,7 @@
 // before the step, never from the state it reaches.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compareStates } from '../core/compare';
-import { DebugSession } from '../core/debugSession';
+import { RecordingSession } from '../core/recordingSession';
 import type { Recording } from '../core/trace';
 import { loadNodeEngine } from '../realEngine/node';
 import { trivialNext } from './trivialStep';
@@ -21,7 +21,7 @@ describe('trivialNext', () => {
     const p = trivialNext(rec, at(2), { kind: 'step_into' }, []);
     expect(p).toMatchObject({ event: 'line', inverse: false, line: 3, locals: { n: '2' } });
     // s = 0 changes s: the rule is wrong there; from the call, the first line with the arguments is right
-    const real = new DebugSession(rec);
+    const real = new RecordingSession(rec);
     real.jump(at(1, 'call'));
     const guess = trivialNext(rec, real.position, { kind: 'step_into' }, []);
     real.apply({ kind: 'step_into' });

@@ -7,7 +7,7 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatStep, parseMoveStepList, parseStepList, type Action, type Step } from '../core/actions';
-import { DebugSession } from '../core/debugSession';
+import { RecordingSession } from '../core/recordingSession';
 import type { BreakCondition } from '../core/navigator';
 import { EditError, type Edit } from '../core/whatIf';
 import { listStates } from '../session/actionList';
@@ -67,7 +67,7 @@ describe('what-if edits vs bdb with the same assignment in the live frame', () =
         const r = rng(hash(program.name) + 7919 * s);
         const breakpoints = lines.filter(() => r() < 0.15).slice(0, 2);
         // Walk forward with the CLI's session, editing a local at some stops.
-        const session = new DebugSession(base, breakpoints);
+        const session = new RecordingSession(base, breakpoints);
         const rerun = rerunWith(host, base);
         const steps: Step[] = [];
         const expected: Snapshot[] = [snapshot(session.recording, session.position)];
@@ -137,7 +137,7 @@ describe('conditional breakpoints and hit counts vs bdb', () => {
         const rec = engine.record(program.source, program.call, {
           conditions: Object.fromEntries([...conditions].filter(([, c]) => c.condition).map(([line, c]) => [line, c.condition!])),
         });
-        const session = new DebugSession(rec, conditions.keys(), conditions);
+        const session = new RecordingSession(rec, conditions.keys(), conditions);
         const expected: Snapshot[] = [snapshot(rec, session.position)];
         const commands: string[] = [];
         for (let i = 0; i < 6 && session.position < rec.events.length; i++) {
@@ -184,7 +184,7 @@ describe('bad edits', () => {
 
   it('leaves the session as it was after a bad edit', async () => {
     const rec = engine.record(source, 'f(4)');
-    const session = new DebugSession(rec, []);
+    const session = new RecordingSession(rec, []);
     session.apply({ kind: 'breakpoint', line: 4 });
     await expect(session.edit('total', 'undefined_name', rerunWith(host, rec))).rejects.toThrow(/NameError/);
     expect(session.history.depth).toBe(0);
@@ -196,7 +196,7 @@ describe('bad edits', () => {
   it('records every edit layer again, or none when a re-run fails', async () => {
     const rec = engine.record(source, 'f(4)');
     const withWatch = (edits: readonly Edit[]) => engine.record(source, 'f(4)', { edits, watch: ['total * 2'] });
-    const session = new DebugSession(rec, []);
+    const session = new RecordingSession(rec, []);
     session.apply({ kind: 'breakpoint', line: 4 });
     await session.edit('total', '100', rerunWith(host, rec));
     // The base run is re-recorded first, the edited one second: the second fails.

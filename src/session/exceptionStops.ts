@@ -4,7 +4,7 @@
 // raised. Each face sets the mode; the moves below are the one place it acts, for every face.
 
 import type { Action } from '../core/actions';
-import type { DebugSession } from '../core/debugSession';
+import type { RecordingSession } from '../core/recordingSession';
 import { tracebackOf, unrecordedRaise } from '../core/traceback';
 import type { Position, Recording } from '../core/trace';
 
@@ -46,7 +46,7 @@ export function exceptionStops(rec: Recording, mode: ExceptionMode): Position[] 
 
 /** A forward move with exception stops: where the action would stop, unless an exception stop
  * comes first (step_into already stops at every event). Returns whether it stopped at one. */
-export function moveWithExceptions(session: DebugSession, action: Action, mode: ExceptionMode): boolean {
+export function moveWithExceptions(session: RecordingSession, action: Action, mode: ExceptionMode): boolean {
   const from = session.position;
   const forward = action.kind === 'step_over' || action.kind === 'step_return' || action.kind === 'continue' || action.kind === 'breakpoint';
   if (mode === 'none' || !forward) {

@@ -6,7 +6,7 @@
 import type { Action, Move, MoveStep } from '../core/actions';
 import { compareStates, reachedBy, type StateComparison } from '../core/compare';
 import { NO_CONFIDENCE, type Confidence } from '../core/confidence';
-import { DebugSession } from '../core/debugSession';
+import { RecordingSession } from '../core/recordingSession';
 import type { ParseResult } from '../core/format';
 import type { BreakCondition } from '../core/navigator';
 import { frameEvents, shownState, stateAt, type DebugState } from '../core/state';
@@ -72,7 +72,7 @@ export interface Predicted {
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export class LiveSession {
-  readonly real: DebugSession;
+  readonly real: RecordingSession;
   private follower: NeuralFollower | null = null;
   /** The model's state for the current stop, when the move here was predicted. */
   private lastStep: FollowedStep | undefined;
@@ -105,7 +105,7 @@ export class LiveSession {
     this.watchList = [...(options.watch ?? [])];
     this.folder = options.folder;
     this.exceptionMode = options.exceptions ?? 'none';
-    this.real = new DebugSession(rec, this.breakLines, this.conditions);
+    this.real = new RecordingSession(rec, this.breakLines, this.conditions);
   }
 
   /** The event budget and the time limit every run of this session gets. */
@@ -444,7 +444,7 @@ export class LiveSession {
 
 /** Breakpoints set while stopped behave as pdb's `break` (see Navigator.addBreakpoint); a line
  * that is no breakpoint keeps no condition. */
-function syncBreakLines(debug: DebugSession, lines: readonly number[], conditions: ReadonlyMap<number, BreakCondition>): void {
+function syncBreakLines(debug: RecordingSession, lines: readonly number[], conditions: ReadonlyMap<number, BreakCondition>): void {
   const nav = debug.navigator;
   for (const line of [...nav.breakpoints]) {
     if (lines.includes(line)) continue;

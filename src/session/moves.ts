@@ -4,7 +4,7 @@
 // where an exception stop comes first (exceptionStops.ts), the move stops there.
 
 import { INV_CONTINUE, type Action, type Move } from '../core/actions';
-import type { DebugSession } from '../core/debugSession';
+import type { RecordingSession } from '../core/recordingSession';
 import { callEventOf } from '../core/navigator';
 import type { Position } from '../core/trace';
 import { exceptionStops, moveWithExceptions, type ExceptionMode } from './exceptionStops';
@@ -41,7 +41,7 @@ export function isModelAction(move: SessionMove): move is Action {
 
 /** Where reverse continue goes: the previous stop on a breakpoint (hit), else the first event;
  * never forward (from before the first event, the app's entry, it stays). */
-export function reverseContinueTarget(session: DebugSession): { pos: number; hit: boolean } {
+export function reverseContinueTarget(session: RecordingSession): { pos: number; hit: boolean } {
   const hit = session.navigator.previousBreakHit();
   const start = session.recording.events.length > 0 ? 0 : -1;
   return { pos: hit ?? Math.min(start, session.position), hit: hit !== null };
@@ -49,7 +49,7 @@ export function reverseContinueTarget(session: DebugSession): { pos: number; hit
 
 /** Moves `session` (the real one, or a fork of it to ask where a move would stop) and says why it
  * stopped there, with exception stops in `exceptions`. */
-export function makeMove(session: DebugSession, move: SessionMove, exceptions: ExceptionMode): MoveStop {
+export function makeMove(session: RecordingSession, move: SessionMove, exceptions: ExceptionMode): MoveStop {
   // Where the move would stop without breakpoints tells a step from a breakpoint stop (continue
   // stops nowhere else).
   let natural: Position | null = null;
@@ -72,7 +72,7 @@ export function makeMove(session: DebugSession, move: SessionMove, exceptions: E
 
 /** Only where `move` goes (what a button that would not move is disabled by): whether an exception
  * stop came first, and for reverse continue whether it found a breakpoint stop. */
-export function travel(session: DebugSession, move: SessionMove, exceptions: ExceptionMode): { byException: boolean; hit: boolean } {
+export function travel(session: RecordingSession, move: SessionMove, exceptions: ExceptionMode): { byException: boolean; hit: boolean } {
   if (move.kind === INV_CONTINUE.kind) {
     const { pos, hit } = reverseContinueTarget(session);
     session.jump(pos);

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseAction } from '../core/actions';
-import { DebugSession } from '../core/debugSession';
+import { RecordingSession } from '../core/recordingSession';
 import type { Recording, TraceEvent } from '../core/trace';
 import { LocalModelHistory } from '../neuralEngine/modelHistory';
 import type { CompleteOptions, Completion, StatePredictor } from '../neuralEngine/predictor';
@@ -33,7 +33,7 @@ function standIn(answer: string, maxPositions?: number): StatePredictor & { prom
 describe('NeuralFollower', () => {
   it('predicts, then moves the real session; both mode keeps the real history', async () => {
     const predictor = standIn('garbage');
-    const real = new DebugSession(rec);
+    const real = new RecordingSession(rec);
     const follower = await NeuralFollower.start(new LocalModelHistory(predictor), 'both', real);
     real.apply(parseAction('step_into'));
     const step = (await follower.follow(parseAction('step_into'), real))!;
@@ -41,7 +41,7 @@ describe('NeuralFollower', () => {
     expect(step.comparison.match).toBe(false);
     expect(cliState('both', real.state, step)).toMatchObject({ real: { event: 'line' }, neural: { event: 'unparseable', confidence: 0 }, match: false });
     // the first stop is given, not predicted: certain
-    expect(cliState('both', new DebugSession(rec).state)).toMatchObject({ neural: { confidence: 1 } });
+    expect(cliState('both', new RecordingSession(rec).state)).toMatchObject({ neural: { confidence: 1 } });
     real.apply(parseAction('step_into'));
     await follower.follow(parseAction('step_into'), real);
     // The second prompt holds the real state of the first stop, not the model's garbage.
@@ -53,10 +53,10 @@ describe('NeuralFollower', () => {
 
   it('keeps the prompts of a long session within the model\'s positions', async () => {
     const probe = standIn('x');
-    await (await NeuralFollower.start(new LocalModelHistory(probe), 'both', new DebugSession(rec))).predict(parseAction('step_into'));
+    await (await NeuralFollower.start(new LocalModelHistory(probe), 'both', new RecordingSession(rec))).predict(parseAction('step_into'));
     const room = probe.prompts[0]!.length + 400;
     const predictor = standIn('x', room + probe.maxNewTokens);
-    const real = new DebugSession(rec);
+    const real = new RecordingSession(rec);
     const follower = await NeuralFollower.start(new LocalModelHistory(predictor), 'both', real);
     for (let i = 0; i < 30 && real.position < rec.events.length; i++) {
       real.apply(parseAction('step_into'));
@@ -70,7 +70,7 @@ describe('NeuralFollower', () => {
 
   it('neural mode goes on from its own predictions, and a jump starts it again at the real stop', async () => {
     const predictor = standIn('<|frame_sep|><|line_sep|>2<|src_sep|>x<|arg_sep|>{"MODEL_SAYS":"1"}');
-    const real = new DebugSession(rec);
+    const real = new RecordingSession(rec);
     const follower = await NeuralFollower.start(new LocalModelHistory(predictor), 'neural', real);
     for (let i = 0; i < 2; i++) {
       real.apply(parseAction('step_into'));
@@ -86,7 +86,7 @@ describe('NeuralFollower', () => {
 
   it('asks nothing when told not to predict, and still takes the real state in both mode', async () => {
     const predictor = standIn('garbage');
-    const real = new DebugSession(rec);
+    const real = new RecordingSession(rec);
     const follower = await NeuralFollower.start(new LocalModelHistory(predictor), 'both', real);
     real.apply(parseAction('step_into'));
     expect(await follower.follow(parseAction('step_into'), real, false)).toBeNull();

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadInProcessHost, type PythonHost } from '../realEngine/pythonHost';
 import { REPO_ROOT } from '../realEngine/node';
 import { projectBdb } from '../testing/oracle';
-import { PdbSession } from './pdbSession';
+import { PromptSession } from './promptSession';
 import { projectOptions, readProject } from './projectFiles';
 
 const project = readProject(join(REPO_ROOT, 'fixtures/project/shop/main.py'));
@@ -18,12 +18,12 @@ beforeAll(async () => {
   host = await loadInProcessHost();
 }, 60_000);
 
-async function open(argv: string[] = ['order.json'], breakpoints: number[] = []): Promise<PdbSession> {
-  const { session } = await PdbSession.open(host, project.source, { engine: 'real', file: 'main.py', breakpoints, limits: { ...projectOptions(project), argv } });
+async function open(argv: string[] = ['order.json'], breakpoints: number[] = []): Promise<PromptSession> {
+  const { session } = await PromptSession.open(host, project.source, { engine: 'real', file: 'main.py', breakpoints, limits: { ...projectOptions(project), argv } });
   return session;
 }
 
-async function run(session: PdbSession, command: string): Promise<string[]> {
+async function run(session: PromptSession, command: string): Promise<string[]> {
   return (await session.run(command)).lines.map((l) => l.text);
 }
 

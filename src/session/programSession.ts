@@ -1,7 +1,7 @@
 // Starting a program: recording it, and the problems that leave nothing to debug. Its moves are
 // a LiveSession's (liveSession.ts, moves.ts), for every face.
 
-import type { Rerun } from '../core/debugSession';
+import type { Rerun } from '../core/recordingSession';
 import type { Recording } from '../core/trace';
 import type { Edit } from '../core/whatIf';
 import type { PythonHost } from '../realEngine/pythonHost';

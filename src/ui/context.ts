@@ -6,10 +6,10 @@ import type { Appearance } from './appearance.svelte';
 import type { Neural } from './neural.svelte';
 import type { Prefs } from './prefs.svelte';
 import type { Pwa } from './pwa.svelte';
-import type { Session } from './session.svelte';
+import type { PageSession } from './pageSession.svelte';
 
 export interface Stores {
-  session: Session;
+  session: PageSession;
   neural: Neural;
   pwa: Pwa;
   /** What a reload keeps: mode, Predict first, folded panels. */

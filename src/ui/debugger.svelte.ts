@@ -107,7 +107,7 @@ export class Debugger {
     void this.program.breakpoints;
     const out = {} as Record<CommandKind, boolean>;
     for (const { command } of COMMANDS) out[command.kind] = this.canDo(command);
-    // Run to line: where Continue can go (Session.run asks canDo for the line itself).
+    // Run to line: where Continue can go (PageSession.run asks canDo for the line itself).
     out.breakpoint = out.continue;
     return out;
   });

@@ -8,7 +8,7 @@ import type { RecordOptions } from '../realEngine/recordOptions';
 import { STAND_IN_INFO as INFO, standInHost } from '../testing/standInHost';
 import type { Example } from './examples';
 import type { LinkEnvironment } from './linkSync.svelte';
-import { Session } from './session.svelte';
+import { PageSession } from './pageSession.svelte';
 import { decodeHash, encodeHash } from './shareLink';
 
 const EXAMPLE: Example = { id: '01_total', title: 'Total', call: 'total([1, 2])', source: 'def total(xs):\n    s = sum(xs)\n    return s\n' };
@@ -63,11 +63,11 @@ class AddressBar implements LinkEnvironment {
   copy = async (): Promise<void> => {};
 }
 
-async function started(hash = ''): Promise<{ session: Session; engine: StandInEngine; bar: AddressBar }> {
+async function started(hash = ''): Promise<{ session: PageSession; engine: StandInEngine; bar: AddressBar }> {
   const bar = new AddressBar();
   bar.current = hash;
   const engine = new StandInEngine();
-  const session = new Session({ examples: [EXAMPLE], link: bar });
+  const session = new PageSession({ examples: [EXAMPLE], link: bar });
   await session.start((onReady) => {
     onReady(INFO);
     return engine.host;
@@ -80,7 +80,7 @@ const waitFor = async (check: () => boolean): Promise<void> => {
   expect(check()).toBe(true);
 };
 
-describe('Session', () => {
+describe('PageSession', () => {
   it('records the first example at the start, then writes it into the hash', async () => {
     const { session, engine, bar } = await started();
     expect(session.program.exampleId).toBe('01_total');
@@ -149,7 +149,7 @@ describe('Session', () => {
     const bar = new AddressBar();
     const engine = new StandInEngine();
     engine.needsEvents = 50_000;
-    const session = new Session({ examples: [EXAMPLE], link: bar });
+    const session = new PageSession({ examples: [EXAMPLE], link: bar });
     await session.start((onReady) => {
       onReady(INFO);
       return engine.host;

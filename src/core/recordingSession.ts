@@ -10,7 +10,7 @@ import { EditHistory, type Edit } from './whatIf';
 /** Runs the program again with these edits (and the session's conditions and watches). */
 export type Rerun = (edits: readonly Edit[]) => Recording | Promise<Recording>;
 
-export class DebugSession {
+export class RecordingSession {
   private editHistory: EditHistory;
   private nav: Navigator;
 
@@ -22,8 +22,8 @@ export class DebugSession {
 
   /** An independent copy at the same stop: what-if questions ("where would this action go?")
    * are answered on a fork, leaving this session where it is. */
-  fork(): DebugSession {
-    const copy = new DebugSession(this.editHistory.recording);
+  fork(): RecordingSession {
+    const copy = new RecordingSession(this.editHistory.recording);
     copy.editHistory = this.editHistory.clone();
     copy.nav = this.nav.withRecording(this.nav.recording);
     return copy;

@@ -11,7 +11,7 @@ import { qualnameOf, shownLine } from '../core/state';
 import { hash, oracleEngine, rng, snapshot, type Snapshot } from '../testing/oracle';
 import { loadPrograms, type TestProgram } from '../testing/programs';
 import { loadLiveModel } from './liveModel';
-import { PdbSession, type PdbOptions } from './pdbSession';
+import { PromptSession, type PdbOptions } from './promptSession';
 
 const programs = new Map(loadPrograms('src/testing/programs').map((p) => [p.name.replace(/^.*\//, ''), p]));
 const ORACLE_PROGRAMS = ['fib.py', 'nested_funcs.py', 'exc_propagate.py', 'gen_next.py', 'mutual.py', 'print_loop.py', 'uncaught_deep.py', 'exc_finally.py'];
@@ -31,17 +31,17 @@ function program(name: string): TestProgram {
   return p;
 }
 
-async function open(p: TestProgram | string, options: Partial<PdbOptions> = {}): Promise<{ session: PdbSession; first: string[] }> {
+async function open(p: TestProgram | string, options: Partial<PdbOptions> = {}): Promise<{ session: PromptSession; first: string[] }> {
   const { source, call } = typeof p === 'string' ? { source: p, call: '' } : p;
-  const { session, lines } = await PdbSession.open(host, source, { engine: 'real', file: 'prog.py', call, ...options });
+  const { session, lines } = await PromptSession.open(host, source, { engine: 'real', file: 'prog.py', call, ...options });
   return { session, first: lines.map((l) => l.text) };
 }
 
-async function run(session: PdbSession, command: string): Promise<string[]> {
+async function run(session: PromptSession, command: string): Promise<string[]> {
   return (await session.run(command)).lines.map((l) => l.text);
 }
 
-const here = (s: PdbSession): Snapshot => snapshot(s.live.recording, s.live.position);
+const here = (s: PromptSession): Snapshot => snapshot(s.live.recording, s.live.position);
 
 /** bdb's stops for the same commands from the program's first event. */
 function oracleStops(p: TestProgram, commands: string[]): Snapshot[] {

@@ -71,7 +71,7 @@ const EXCEPTION_MODES: Record<ExceptionMode, string> = {
 /** A move by its short name at the prompt (`s`, `rf`). */
 const short = (move: MoveKind): string => moveNames(move).prompt[0]!;
 
-export class PdbSession {
+export class PromptSession {
   private readonly breaks: BreakCommands;
   private readonly stdout = new OutputFeed();
   private readonly stderr = new OutputFeed();
@@ -110,7 +110,7 @@ export class PdbSession {
 
   /** Records the program and stops at its first line, as pdb does; throws ProgramError when it
    * cannot start. The lines are the first stop. */
-  static async open(host: PythonHost, source: string, options: PdbOptions): Promise<{ session: PdbSession; lines: OutLine[] }> {
+  static async open(host: PythonHost, source: string, options: PdbOptions): Promise<{ session: PromptSession; lines: OutLine[] }> {
     const live = await LiveSession.start(host, source, options.call ?? '', {
       engine: options.engine,
       breakpoints: options.breakpoints ?? [],
@@ -119,7 +119,7 @@ export class PdbSession {
       ...(options.model ? { model: options.model } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
     });
-    const session = new PdbSession(live, options);
+    const session = new PromptSession(live, options);
     // The recording starts at the entry's call; pdb shows the first line (its arguments are one rs away).
     if (live.recording.events[0]?.event === 'call' && live.position === 0) await live.move({ kind: 'step_into' });
     // a recording a limit cut is said before the first stop, not only at its end

@@ -20,7 +20,7 @@ export interface SessionOptions {
   link: LinkEnvironment;
 }
 
-export class Session {
+export class PageSession {
   readonly program: Program;
   readonly debug: Debugger;
   readonly whatIf: WhatIf;
