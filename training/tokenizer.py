@@ -77,7 +77,16 @@ def split_special(text: str) -> list[str]:
 
 
 def pretokenize(text: str) -> list[str]:
-    """The Split step (matches and the gaps between them, in order), before the byte mapping."""
+    """The Split step (matches and the gaps between them, in order), before the byte mapping. Every
+    character is matched by one of the pattern's alternatives, none of which matches the empty
+    string, so there are no gaps and the matches are the whole split (``split_with_gaps`` is the
+    Split written out; test_live_workers.py checks that both cut alike)."""
+    return _PRETOKENIZE.findall(text)
+
+
+def split_with_gaps(text: str) -> list[str]:
+    """Hugging Face's ``Split`` with ``behavior: isolated`` as written: matches and the gaps
+    between them, in order."""
     out: list[str] = []
     prev = 0
     for m in _PRETOKENIZE.finditer(text):
@@ -166,12 +175,14 @@ class NdbTokenizer:
 
     def encode(self, text: str) -> list[int]:
         out: list[int] = []
+        cache = self._cache
         for piece in split_special(text):
             if piece in self._special_set:
                 out.append(self.vocab[piece])
                 continue
             for chunk in pretokenize(piece):
-                out.extend(self._encode_chunk(chunk))
+                ids = cache.get(chunk)
+                out.extend(ids if ids is not None else self._encode_chunk(chunk))
         return out
 
     def tokens(self, ids: Iterable[int]) -> list[str]:

@@ -26,6 +26,14 @@ from .data.programs import Program
 ROOT = Path(__file__).resolve().parents[1]
 NODE_TRACER = ROOT / "training" / "pyodide_trace.mjs"
 IN_PROCESS = sys.version_info >= (3, 12)
+# Programs that this project's own generators write (the function generator, the Python families,
+# the builtins mix): no imports beyond a few pure standard-library modules, no files, processes,
+# network, asyncio or tracer of their own. ``record(..., trusted=True)`` traces them without the
+# sandbox's enter and exit (``src/realEngine/sandbox.py``: ~10 % of a live worker's time, spent
+# walking ``sys.modules`` twice a program); the recordings are the same (test_trace_backend.py
+# checks it for each origin), and the tracer's time limit and the worker's per-program timeout
+# bound them as before. Real code (the corpus, the stdlib, Debian's tests) keeps the sandbox.
+TRUSTED_ORIGINS = frozenset({"generated", "python", "methods"})
 
 # exit statuses of the tracer -> the names the stats use
 STATUS_NAMES = {
@@ -37,6 +45,32 @@ STATUS_NAMES = {
     "call_error": "could_not_run",
     "error": "could_not_run",
 }
+
+
+class _Unguarded:
+    """What the tracer calls of its sandbox (``ndb_sandbox.*`` in tracer.py), for a trusted program:
+    the tracer is set and taken away, nothing is hidden or refused. A name the tracer calls that is
+    missing here fails test_trace_backend.py, not a trace."""
+
+    @staticmethod
+    def enter() -> None:
+        pass
+
+    @staticmethod
+    def exit() -> None:
+        pass
+
+    @staticmethod
+    def set_tracer(trace: Any) -> None:
+        sys.settrace(trace)
+
+    @staticmethod
+    def tracer_raising() -> None:
+        pass
+
+    @staticmethod
+    def intact() -> list[str]:
+        return []
 
 
 class TraceBackend:
@@ -91,16 +125,23 @@ class TraceBackend:
                 pass
             self.proc = None
 
-    def record(self, source: str, call: str, edits: Optional[list[dict[str, Any]]] = None) -> tuple[Optional[dict], Optional[str]]:
+    def record(self, source: str, call: str, edits: Optional[list[dict[str, Any]]] = None,
+               trusted: bool = False) -> tuple[Optional[dict], Optional[str]]:
         """(recording, None) or (None, why it failed: "hard_stop" or the tracer's error). ``edits``:
-        what-if assignments (tracer.record's ``edits``)."""
+        what-if assignments (tracer.record's ``edits``); ``trusted``: a program of ours
+        (``TRUSTED_ORIGINS``), traced in-process without the sandbox's enter and exit."""
         if IN_PROCESS:
             from .real_engine import tracer
 
+            guard = tracer.ndb_sandbox
+            if trusted:
+                tracer.ndb_sandbox = _Unguarded  # the tracer looks its sandbox up by this global name
             try:
                 return tracer.record(source, call, max_events=self.max_events, time_limit=self.time_limit, edits=edits), None
             except Exception as exc:  # noqa: BLE001
                 return None, f"tracer error: {exc}"
+            finally:
+                tracer.ndb_sandbox = guard
         fresh = self.proc is None or self.proc.poll() is not None
         if fresh:
             self._start()

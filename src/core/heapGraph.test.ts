@@ -74,6 +74,29 @@ describe('the heap graph of a stop', () => {
     expect(heapBoxesAt(r, 0, [1]).cut).toBe(false);
   });
 
+  it('answers "not drawn here" where the tracer stopped walking the heap, never the last picture drawn', () => {
+    const r = rec([
+      ev({ locals: { a: '[[1]]' }, ids: { a: 1 }, heap: [list(1, 2), list(2, '1')] }),
+      ev({ locals: { a: '[[2]]' }, ids: { a: 1 }, heap: [list(2, '2')] }),
+      // the walk had taken its share of the run's time: from here on no event has boxes
+      ev({ locals: { a: '[[3]]' }, ids: { a: 1 }, heap_stopped: true }),
+      ev({ locals: { a: '[[3], 4]' }, ids: { a: 1 } }),
+    ]);
+    expect(heapBoxesAt(r, 1, [1])).toEqual({ boxes: new Map([[1, list(1, 2)], [2, list(2, '2')]]), cut: false, stopped: null });
+    for (const i of [2, 3]) {
+      expect(heapBoxesAt(r, i, [1])).toEqual({ boxes: new Map(), cut: false, stopped: 2 });
+      expect(boxAt(r, i, 2)).toBeNull();
+    }
+    // stepping back before the stop draws the heap again, as it was there
+    expect([...heapBoxesAt(r, 0, [1]).boxes.values()]).toEqual([list(1, 2), list(2, '1')]);
+    // the views' heap: the names keep their values (inline), no box, and where it stopped
+    const heap = objectsAt(r, r.events[3]!).heap;
+    expect(heap.stopped).toBe(2);
+    expect(heap.boxes.size).toBe(0);
+    expect(heap.names).toEqual([{ name: 'a', global: false, object: 1, value: '[[3], 4]' }]);
+    expect(objectsAt(r, r.events[1]!).heap.stopped).toBeNull();
+  });
+
   it('names each object by the first path that reaches it', () => {
     const boxes = new Map<number, HeapBox>([
       [1, list(1, 2, 2, 2)],

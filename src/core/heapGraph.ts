@@ -1,9 +1,11 @@
 // The heap graph of a stop, read from a recording made with `objects` (docs/trace.md, `heap`): the
 // boxes reachable from the stop's names, each object once, as Python Tutor draws them. The tracer
 // sends a box only at the events where it changed, so a box at event i is the one sent last at or
-// before i: a pure function of the recording and the index, the same stepping forward or back. A
-// what-if edit makes a recording of its own from the program's start (core/whatIf.ts), whose boxes
-// are its own. Never part of the model's text.
+// before i: a pure function of the recording and the index, the same stepping forward or back.
+// Where the tracer stopped walking the heap for the run's time (`heap_stopped`), that event and
+// the later ones have none: "not drawn here", never the last picture drawn. A what-if edit makes a
+// recording of its own from the program's start (core/whatIf.ts), whose boxes are its own. Never
+// part of the model's text.
 
 import { isExpandable, parseRepr, reprChildren, TRUNCATION_MARK } from './objectRepr';
 import type { HeapBox, HeapCell, Recording } from './trace';
@@ -14,13 +16,22 @@ interface History {
   boxes: HeapBox[];
 }
 
-const histories = new WeakMap<Recording, { length: number; byId: Map<number, History> }>();
+interface Histories {
+  length: number;
+  byId: Map<number, History>;
+  /** The event where the tracer stopped walking the heap (`heap_stopped`; null: it never did). */
+  stopped: number | null;
+}
 
-function historyOf(rec: Recording): Map<number, History> {
+const histories = new WeakMap<Recording, Histories>();
+
+function historiesOf(rec: Recording): Histories {
   const known = histories.get(rec);
-  if (known && known.length === rec.events.length) return known.byId;
+  if (known && known.length === rec.events.length) return known;
   const byId = new Map<number, History>();
+  let stopped: number | null = null;
   rec.events.forEach((e, i) => {
+    if (e.heap_stopped && stopped === null) stopped = i;
     for (const box of e.heap ?? []) {
       let h = byId.get(box.id);
       if (!h) byId.set(box.id, (h = { at: [], boxes: [] }));
@@ -28,13 +39,22 @@ function historyOf(rec: Recording): Map<number, History> {
       h.boxes.push(box);
     }
   });
-  histories.set(rec, { length: rec.events.length, byId });
-  return byId;
+  const made = { length: rec.events.length, byId, stopped };
+  histories.set(rec, made);
+  return made;
 }
 
-/** Object `id`'s box as it was at event `index` (null: not sent yet). */
+/** The event where the tracer stopped drawing the heap, for the run's time (docs/trace.md,
+ * `heap_stopped`): from there on no event has a heap. Null: the whole recording has one. */
+export function heapStoppedAt(rec: Recording): number | null {
+  return historiesOf(rec).stopped;
+}
+
+/** Object `id`'s box as it was at event `index` (null: not sent yet, or not drawn there). */
 export function boxAt(rec: Recording, index: number, id: number): HeapBox | null {
-  const h = historyOf(rec).get(id);
+  const { byId, stopped } = historiesOf(rec);
+  if (stopped !== null && index >= stopped) return null;
+  const h = byId.get(id);
   if (!h) return null;
   let lo = 0;
   let hi = h.at.length - 1;
@@ -82,13 +102,19 @@ export interface HeapBoxes {
   boxes: ReadonlyMap<number, HeapBox>;
   /** The tracer's walk stopped at its cap there: some arrows lead to objects not shown. */
   cut: boolean;
+  /** The heap is not drawn at this event: the tracer stopped walking it at event `stopped` (an
+   * index), where it had taken its share of the run's time limit. No boxes then, never the last
+   * ones drawn: they would be a stale picture. Null: drawn. */
+  stopped: number | null;
 }
 
 /** The boxes at event `index` reachable from `roots` (the numbers of its names' objects). */
 export function heapBoxesAt(rec: Recording, index: number, roots: readonly number[]): HeapBoxes {
   const e = rec.events[index];
   const boxes = new Map<number, HeapBox>();
-  if (!e) return { boxes, cut: false };
+  if (!e) return { boxes, cut: false, stopped: null };
+  const stopped = heapStoppedAt(rec);
+  if (stopped !== null && index >= stopped) return { boxes, cut: false, stopped };
   // Where the walk was cut, only the boxes it reached are current: others may be older ones.
   const reached = e.heap_cut ? new Set(e.heap_cut) : null;
   const queue = [...roots];
@@ -103,7 +129,7 @@ export function heapBoxesAt(rec: Recording, index: number, roots: readonly numbe
     boxes.set(id, box);
     for (const ref of boxRefs(box)) if (!seen.has(ref)) queue.push(ref);
   }
-  return { boxes, cut: reached !== null };
+  return { boxes, cut: reached !== null, stopped: null };
 }
 
 // ---------------------------------------------------------------------------------------------

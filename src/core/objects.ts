@@ -55,9 +55,12 @@ export interface Heap {
   paths: ReadonlyMap<number, string>;
   /** The tracer's walk stopped at its cap: some arrows lead to objects not shown. */
   cut: boolean;
+  /** The heap is not drawn here: the tracer stopped walking it at this event (an index), where
+   * drawing it further would have cost the run its time limit (heapGraph.ts). Null: drawn. */
+  stopped: number | null;
 }
 
-export const NO_HEAP: Heap = { names: [], refs: [], boxes: new Map(), paths: new Map(), cut: false };
+export const NO_HEAP: Heap = { names: [], refs: [], boxes: new Map(), paths: new Map(), cut: false, stopped: null };
 
 export const NO_OBJECTS: ObjectsView = { sameAs: new Map(), globals: null, globalSameAs: new Map(), closure: null, heap: NO_HEAP };
 
@@ -92,8 +95,8 @@ function heapOf(rec: Recording, e: TraceEvent, named: readonly { name: string; g
     ...Object.entries(e.globals ?? {}).map(([name, value]) => ({ name, global: true, object: object(name, true), value })),
   ];
   const refs = named.map((n) => ({ name: n.name, global: n.global, object: n.id }));
-  const { boxes, cut } = heapBoxesAt(rec, rec.events.indexOf(e), refs.map((r) => r.object));
-  return { names, refs, boxes, paths: firstPaths(names, boxes), cut };
+  const { boxes, cut, stopped } = heapBoxesAt(rec, rec.events.indexOf(e), refs.map((r) => r.object));
+  return { names, refs, boxes, paths: firstPaths(names, boxes), cut, stopped };
 }
 
 /** The module's variables shown beside a function's locals that a local of the same name hides

@@ -61,6 +61,10 @@ export interface TraceEvent {
   /** Recorded with `objects`, where the walk of the heap stopped at its cap (or failed): the
    * numbers of the boxes it reached, the only ones the event's graph shows. */
   heap_cut?: number[];
+  /** Recorded with `objects`, on the first event where the tracer no longer walked the heap: the
+   * walk had taken its share of the run's time limit (docs/trace.md). This event and every later
+   * one have no boxes: the views say the heap is not drawn there, never an older picture. */
+  heap_stopped?: true;
 }
 
 /** An item of a heap box: a value written inline (`{v: '5'}`: numbers, strings, None, tuples of

@@ -55,7 +55,7 @@ describe('ndb mcp: the tools that find a bug', () => {
     // continue stops where mid has run past the end, before the IndexError
     const { state } = await mcp.ok('step', { session, action: 'continue' });
     expect(state).toMatchObject({ event: 'line', line: 5, locals: { mid: '3' } });
-    expect(await mcp.ok('evaluate', { session, expression: 'len(xs), lo, hi' })).toEqual({ value: '(3, 3, 3)', frame: { function: 'search', line: 5 } });
+    expect(await mcp.ok('evaluate', { session, expression: 'len(xs), lo, hi' })).toEqual({ value: '(3, 3, 3)', frame: { function: 'search', file: 'main.py', line: 5 } });
     expect(await mcp.error('evaluate', { session, expression: 'xs[mid]' })).toMatch(/IndexError/);
     const { frames } = await mcp.ok('stack', { session });
     expect(frames).toEqual([{ function: 'search', file: 'main.py', line: 5, source: 'if xs[mid] == target:', locals: expect.objectContaining({ lo: '3', hi: '3', mid: '3' }) }]);

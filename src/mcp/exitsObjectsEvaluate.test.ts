@@ -71,11 +71,11 @@ describe('ndb mcp: evaluate', () => {
     for (let i = 0; i < 3; i++) ({ state } = await mcp.ok('step', { session, action: 'continue' }));
     expect(state).toMatchObject({ line: COUNT_STOP_LINE, locals: { i: '2' } });
     // once: one append to the program's empty list (at every event it would be many)
-    expect(await mcp.ok('evaluate', { session, expression: COUNTING_EXPRESSION })).toEqual({ value: '1', frame: { function: 'fill', line: COUNT_STOP_LINE } });
+    expect(await mcp.ok('evaluate', { session, expression: COUNTING_EXPRESSION })).toEqual({ value: '1', frame: { function: 'fill', file: 'count.py', line: COUNT_STOP_LINE } });
     // a second evaluate runs the program again: the first one's append is not in it
     expect((await mcp.ok('evaluate', { session, expression: 'len(hits)' })).value).toBe('0');
     // a caller's frame as it is at this stop: fill has appended 0 and 1 to main's list so far
-    expect(await mcp.ok('evaluate', { session, expression: 'got', frame: 1 })).toEqual({ value: '[0, 1]', frame: { function: 'main', line: 14 } });
+    expect(await mcp.ok('evaluate', { session, expression: 'got', frame: 1 })).toEqual({ value: '[0, 1]', frame: { function: 'main', file: 'count.py', line: 14 } });
     expect((await mcp.ok('evaluate', { session, expression: `${COUNTING_EXPRESSION} + len(got) * 10`, frame: 1 })).value).toBe('21');
     await mcp.ok('end_session', { session });
   });

@@ -97,6 +97,9 @@ describe('ndb mcp', () => {
     const events = trace.events as Array<Record<string, unknown>>;
     expect(events[0]).toMatchObject({ event: 'call', function: 'g', line: 7, locals: { n: '3' } });
     expect(events.some((e) => Array.isArray(e.edits))).toBe(false);
+    // `xs` is a list the recording numbers (ids): the heap view's boxes, sent as deltas, stay out
+    expect(events.some((e) => e.ids !== undefined)).toBe(true);
+    expect(events.filter((e) => 'heap' in e || 'heap_cut' in e)).toEqual([]);
     expect(trace.exit).toMatchObject({ status: 'normal', value: '6', stdout: 'g 3\n' });
     expect(await ok('end_session', { session: started.session })).toEqual({});
     expect(await error('step', { session: started.session, action: 'step_into' })).toMatch(/unknown session/);

@@ -110,6 +110,31 @@ describe('a recording', () => {
     expect([cap('MAX_HEAP_NODES'), cap('MAX_HEAP_ITEMS'), 2 * cap('MAX_HEAP_TEXT') + 1, cap('MAX_HEAP_BASES')]).toEqual([HEAP_BOUNDS.boxes, HEAP_BOUNDS.items, HEAP_BOUNDS.text, HEAP_BOUNDS.bases]);
   });
 
+  it('takes a heap the tracer stopped drawing once, with no boxes from there on, and refuses any other', () => {
+    // the event after the first one with boxes: where a walk that ran out of time would stop
+    const at = (r: Recording): number => r.events.findIndex((e) => e.heap !== undefined) + 1;
+    const stopped = (r: Recording): void => {
+      const i = at(r);
+      r.events[i]!.heap_stopped = true;
+      r.events.slice(i).forEach((e) => {
+        delete e.heap;
+        delete e.heap_cut;
+      });
+    };
+    const ok = forged(stopped);
+    expect(checkAnswer(QUESTION, ok)).toBe(ok);
+    expect(refusal(forged((r) => {
+      stopped(r);
+      r.events.at(-1)!.heap_cut = [1];
+    }))).toMatch(/^events\[\d+\] has heap boxes, after the heap stopped at events\[\d+\]$/);
+    expect(refusal(forged((r) => {
+      stopped(r);
+      r.events.at(-1)!.heap_stopped = true;
+    }))).toMatch(/^events\[\d+\] stops the heap again, after events\[\d+\]$/);
+    expect(refusal(forged((r) => ((r.events[0] as { heap_stopped?: unknown }).heap_stopped = false)))).toBe('events[0].heap_stopped is false, not true');
+    expect(refusal(forged((r) => ((r.events[0] as { heap_stopped?: unknown }).heap_stopped = 'x'.repeat(10 ** 6))))).toBe('events[0].heap_stopped is text of 1,000,000 characters, not true');
+  });
+
   it('is refused with strings past their caps', () => {
     expect(refusal(forged((r) => (inF(r).locals.n = 'x'.repeat(5_000))))).toMatch(/\.locals\.n is 5,000 characters long \(at most 2,001\)$/);
     expect(refusal(forged((r) => (r.exit.message = 'x'.repeat(ANSWER_BOUNDS.text + 1))))).toBe('its exit message is 1,000,001 characters long (at most 1,000,000)');

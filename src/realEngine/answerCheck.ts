@@ -17,7 +17,9 @@
 // - a value's repr is within the run's repr cap (`max_repr`), the output within the tracer's
 //   cap, a name, a message and any other text within ANSWER_BOUNDS; a name map (locals, sizes,
 //   ids, globals) has no key `__proto__` (the tracer leaves dunder names out) and its `sizes` and
-//   `ids` name only its locals; the heap's boxes are within the tracer's caps (HEAP_BOUNDS).
+//   `ids` name only its locals; the heap's boxes are within the tracer's caps (HEAP_BOUNDS);
+// - the heap walk stops once (`heap_stopped: true`, on one event at most), and no event from
+//   there on has boxes (`heap`, `heap_cut`).
 // A field the tracer starts to write (core/trace.ts) is added here too, or its answers are refused.
 // Pure: no DOM, no Node, no Pyodide.
 
@@ -136,6 +138,7 @@ const EVENT_OPTIONAL = [
   'global_ids',
   'heap',
   'heap_cut',
+  'heap_stopped',
   'evaluated',
 ] as const;
 const CODE_REQUIRED = ['name', 'firstline', 'lines', 'generator'] as const;
@@ -270,6 +273,8 @@ function checkEvents(events: readonly unknown[], codes: readonly CodeInfo[], fil
   let err = 0;
   // Object numbers are given in the order objects are first seen, at most one per name shown.
   let objects = 0;
+  // The event where the tracer stopped walking the heap (-1: it never did).
+  let heapStopped = -1;
   for (let i = 0; i < events.length; i++) {
     const at = `events[${i}]`;
     const e = object(events[i], at);
@@ -292,6 +297,12 @@ function checkEvents(events: readonly unknown[], codes: readonly CodeInfo[], fil
     const locals = names(e.locals, `${at}.locals`, (v, where) => text(v, where, bounds.repr));
     const globals = has(e, 'globals') ? names(e.globals, `${at}.globals`, (v, where) => text(v, where, bounds.repr)) : null;
     // The heap's boxes number the objects their items refer to: each arrow (or class) may be new.
+    if (has(e, 'heap_stopped')) {
+      if (e.heap_stopped !== true) fail(`${at}.heap_stopped is ${shown(e.heap_stopped)}, not true`);
+      if (heapStopped >= 0) fail(`${at} stops the heap again, after events[${heapStopped}]`);
+      heapStopped = i;
+    }
+    if (heapStopped >= 0 && (has(e, 'heap') || has(e, 'heap_cut'))) fail(`${at} has heap boxes, after the heap stopped at events[${heapStopped}]`);
     const heapNumbers = has(e, 'heap') ? checkHeap(e.heap, `${at}.heap`, bounds) : [];
     objects += Object.keys(locals).length + (globals ? Object.keys(globals).length : 0) + heapNumbers.length;
     heapNumbers.forEach((n) => int(n.value, n.at, 1, objects));

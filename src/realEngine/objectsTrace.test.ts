@@ -4,6 +4,7 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { boxText, heapBoxesAt } from '../core/heapGraph';
+import { objectsAt } from '../core/objects';
 import type { HeapBox, HeapCell, Recording, TraceEvent } from '../core/trace';
 import { loadNodeEngine } from './node';
 import type { RealEngine } from './realEngine';
@@ -281,5 +282,95 @@ describe('the heap graph in the recording', () => {
     expect(rec.events).toHaveLength(2000);
     const bytes = JSON.stringify(rec.events.map((e) => [e.heap ?? null, e.heap_cut ?? null])).length;
     expect(bytes / rec.events.length).toBeLessThan(60);
+  });
+});
+
+/** Runs `fn` with the engine's tracer changed by `change` (Python, run in a function of its own
+ * with `t` the tracer module), put back as it was after. */
+function withTracer<T>(change: string, fn: () => T): T {
+  const py = (body: string): void => {
+    engine.pyodide.runPython(`def _ndb_test(t):\n${body.replace(/^/gm, '    ')}\n\nimport ndb_tracer as _ndb_t\n_ndb_test(_ndb_t)\ndel _ndb_test, _ndb_t\n`);
+  };
+  py('t._ndb_saved = (t._Objects._heap, t.HEAP_TIME_SHARE)');
+  py(change);
+  try {
+    return fn();
+  } finally {
+    py('t._Objects._heap, t.HEAP_TIME_SHARE = t._ndb_saved\ndel t._ndb_saved');
+  }
+}
+
+/** A linked list of 100 nodes, the pointer moving along it `steps` times (None: for ever). */
+function linkedList(steps: number | null): string {
+  return [
+    'class Node:',
+    '    def __init__(self, v, nxt):',
+    '        self.v = v',
+    '        self.next = nxt',
+    '',
+    'head = None',
+    'for i in range(100):',
+    '    head = Node(i, head)',
+    'node = head',
+    steps === null ? 'while True:' : `for i in range(${steps}):`,
+    '    node.v += 1',
+    '    node = node.next or head',
+    '',
+  ].join('\n');
+}
+
+describe('the cost of the heap walk', () => {
+  const programs = [
+    linkedList(150),
+    'grid = [[0] * 3 for _ in range(3)]\nalias = grid[1]\nfor i in range(60):\n    grid[i % 3][(i // 3) % 3] += 1\n    if i % 20 == 0:\n        grid[i % 3] = [i] * 3\n',
+    'class Pet:\n    kind = "dog"\n    def __init__(self, i):\n        self.i = i\n        self.n = 0\n\npets = [Pet(i) for i in range(20)]\nd = {i: i for i in range(50)}\nfor k in range(40):\n    pets[k % 20].n += 1\n    d[k % 50] += 1\n    if k == 30:\n        Pet.kind = [k]\n        del pets[3].n\n',
+    'a = list(range(300))\nb = ["x" * 40] * 40\nfor i in range(60):\n    a[i % 35] += 1000\n    b[i % 40] = b[(i + 1) % 40] + "y"\n    s = set(a[:i])\n    t = (a, i, "z")\n    if i % 25 == 0:\n        a.insert(0, i)\n',
+  ];
+
+  it('draws the same heap with its caches as a walk that makes every box afresh at every event', () => {
+    const cached = programs.map((source) => engine.record(source, '', { objects: true }));
+    const fresh = withTracer(
+      ['saved = t._Objects._heap', 'def fresh(self, record, roots):', '    self.made.clear()', '    self.cells.clear()', '    return saved(self, record, roots)', 't._Objects._heap = fresh'].join('\n'),
+      () => programs.map((source) => engine.record(source, '', { objects: true })),
+    );
+    cached.forEach((rec, i) => {
+      expect(rec.events.some((e) => e.heap)).toBe(true);
+      const j = rec.events.findIndex((e, k) => JSON.stringify(e) !== JSON.stringify(fresh[i]!.events[k]));
+      if (j >= 0) console.log('DIFF', i, j, JSON.stringify(rec.events[j]).slice(0, 1500), '\n', JSON.stringify(fresh[i]!.events[j]).slice(0, 1500));
+      expect(JSON.stringify(rec), `program ${i}`).toBe(JSON.stringify(fresh[i]));
+    });
+  });
+
+  it('leaves the recording as it was when the walk stays within its share of the time limit', () => {
+    const bounded = programs.map((source) => engine.record(source, '', { objects: true, timeLimit: 30 }));
+    const unbounded = withTracer('t.HEAP_TIME_SHARE = float("inf")', () => programs.map((source) => engine.record(source, '', { objects: true, timeLimit: 30 })));
+    bounded.forEach((rec, i) => {
+      expect(rec.events.some((e) => e.heap_stopped)).toBe(false);
+      expect(JSON.stringify(rec), `program ${i}`).toBe(JSON.stringify(unbounded[i]));
+    });
+  });
+
+  it('stops drawing the heap past its share of the time limit, says where, and records the rest as before', () => {
+    const rec = engine.record(linkedList(null), '', { objects: true, timeLimit: 1, maxEvents: 100_000 });
+    expect(rec.exit.status).toBe('timeout');
+    const k = rec.events.findIndex((e) => e.heap_stopped);
+    console.log('STOP', k, rec.events.length, JSON.stringify(rec.events[k]).slice(0, 300));
+    expect(k).toBeGreaterThan(0);
+    expect(rec.events.filter((e) => e.heap_stopped)).toHaveLength(1);
+    const before = rec.events.slice(0, k);
+    const after = rec.events.slice(k);
+    expect(after.length).toBeGreaterThan(10);
+    expect(before.some((e) => e.heap)).toBe(true);
+    expect(after.some((e) => e.heap || e.heap_cut)).toBe(false);
+    // the names' objects are still numbered, the same numbers as before the stop
+    const loop = (e: TraceEvent): boolean => e.function === '<module>' && e.locals.node !== undefined;
+    expect(after.filter(loop).every((e) => e.ids?.node !== undefined && e.ids.head === before.findLast(loop)!.ids!.head)).toBe(true);
+    // the views: the heap drawn up to there, "not drawn here" past it, never the last picture
+    const roots = (e: TraceEvent): number[] => Object.values(e.ids ?? {});
+    expect(heapBoxesAt(rec, k - 1, roots(rec.events[k - 1]!))).toMatchObject({ stopped: null });
+    expect(heapBoxesAt(rec, k - 1, roots(rec.events[k - 1]!)).boxes.size).toBeGreaterThan(0);
+    const last = rec.events.length - 1;
+    expect(heapBoxesAt(rec, last, roots(rec.events[last]!))).toEqual({ boxes: new Map(), cut: false, stopped: k });
+    expect(objectsAt(rec, rec.events[last]!).heap).toMatchObject({ stopped: k, cut: false });
   });
 });

@@ -22,6 +22,8 @@ import reprlib
 import sys
 import time
 import types
+from itertools import islice
+from operator import is_
 from typing import Any
 
 import ndb_sandbox  # src/realEngine/sandbox.py, installed beside this file
@@ -449,10 +451,24 @@ def _heap_name(name: Any) -> str:
     return text[:MAX_HEAP_TEXT] + TRUNCATION_MARK if len(text) > MAX_HEAP_TEXT else text
 
 
-def _same_items(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+def _same_items(a: tuple[Any, ...] | list[Any], b: tuple[Any, ...] | list[Any]) -> bool:
     """The same objects in the same order (identity only: no ``__eq__`` of the program runs; the
-    tuples keep their objects alive, so an id is never another object's)."""
-    return len(a) == len(b) and list(map(id, a)) == list(map(id, b))
+    boxes' fingerprints keep their objects alive, so an id is never another object's)."""
+    return len(a) == len(b) and all(map(is_, a, b))
+
+
+# The first MAX_HEAP_ITEMS items of a list or a tuple (read through the base type's own slicing).
+_HEAP_HEAD = slice(0, MAX_HEAP_ITEMS)
+# The types whose inline text in a box is the value's alone: immutable, and written by a repr that
+# runs none of the program's code (by id: comparing classes could run a metaclass's __eq__).
+_PLAIN_KINDS = frozenset(map(id, (str, bytes, int, float, complex, bool, type(None))))
+# How many inline cells the walk keeps for values met again, and how long a kept str or bytes may
+# be (a kept cell keeps its value alive).
+MAX_HEAP_CELLS = 4096
+MAX_KEPT_TEXT = 1000
+# The share of a run's time limit the heap walk may take, all events together (docs/trace.md,
+# `heap_stopped`): past it the walk stops, and the run goes on without the heap.
+HEAP_TIME_SHARE = 0.25
 
 
 class _Objects:
@@ -460,9 +476,12 @@ class _Objects:
     object a shown name refers to gets a small number, the first seen first, so two names with one
     number are one object; beside a function's own locals the module's variables it reads or
     writes, or that are one object with one of its locals (a list passed in); and the heap graph
-    reachable from those names (``heap``), sent as the boxes that changed since they were last sent."""
+    reachable from those names (``heap``), sent as the boxes that changed since they were last sent.
 
-    def __init__(self, reprer: Any) -> None:
+    ``heap_seconds``: how long the heap walk may take, all events together (None: no bound); past
+    it the next event says ``heap_stopped`` and no later one walks the heap."""
+
+    def __init__(self, reprer: Any, heap_seconds: float | None = None) -> None:
         self.repr = reprer
         self.user_modules: frozenset[str] = getattr(reprer, "user_modules", MAIN_MODULES)
         self.numbers: dict[int, int] = {}
@@ -470,11 +489,17 @@ class _Objects:
         self.uses: dict[types.CodeType, frozenset[str]] = {}
         # object number -> the box as last sent (an event's `heap` holds only boxes that differ)
         self.sent: dict[int, dict[str, Any]] = {}
-        # object number -> (the objects its box was made of, the box, its children): a box whose
-        # objects are the same ones is not made again
-        self.made: dict[int, tuple[tuple[Any, ...], dict[str, Any], list[Any]]] = {}
+        # object number -> (what its box was made of, the box, its children as (number, object)):
+        # a box whose class, size and objects are the same ones is not made again
+        self.made: dict[int, tuple[tuple[Any, ...], dict[str, Any], list[tuple[int, Any]]]] = {}
+        # id of an inline value of a _PLAIN_KINDS type -> (the value, its cell): its text is made
+        # once (the value kept alive, so that its id is never another object's)
+        self.cells: dict[int, tuple[Any, dict[str, str]]] = {}
         self.default_reprs: dict[type, str] = {}
         self.plans: dict[type, tuple[Any, ...]] = {}
+        self.heap_seconds = heap_seconds
+        self.heap_spent = 0.0
+        self.heap_stopped = False
 
     def _number(self, value: Any) -> int:
         key = id(value)
@@ -527,7 +552,8 @@ class _Objects:
     def annotate(self, record: dict[str, Any], frame: types.FrameType) -> None:
         """Adds ``ids`` (local name → object number) and, in a function's frame, ``globals`` (the
         module's variables it uses, hides with a local or shares an object with, as reprs) with
-        ``global_ids``; then the heap graph of those objects (``heap``, ``heap_cut``)."""
+        ``global_ids``; then the heap graph of those objects (``heap``, ``heap_cut``), until the
+        walk has taken its share of the run's time (``heap_stopped``)."""
         roots: list[Any] = []
         try:
             f_locals = frame.f_locals
@@ -561,11 +587,21 @@ class _Objects:
             # deep in a recursion: the event keeps its locals, without identities
             record.pop("ids", None)
             return
+        if self.heap_stopped:
+            return
+        if self.heap_seconds is not None and self.heap_spent > self.heap_seconds:
+            # Drawing the heap further would cost the run its time limit: the views say where it
+            # stopped (the events from here on have no boxes), and the run goes on.
+            self.heap_stopped = True
+            record["heap_stopped"] = True
+            return
+        started = time.monotonic()
         try:
             self._heap(record, roots)
         except Exception:  # RecursionError included: the event shows no boxes, never stale ones
             record.pop("heap", None)
             record["heap_cut"] = []
+        self.heap_spent += time.monotonic() - started
 
     # -- the heap graph -------------------------------------------------------------------------
 
@@ -574,48 +610,71 @@ class _Objects:
         order, then each box's items in theirs), at most MAX_HEAP_NODES of them. ``heap`` gets the
         boxes that differ from the last ones sent; ``heap_cut``, when the walk stopped at the cap,
         the numbers of those it reached (the view shows only them)."""
+        numbers = self.numbers
+        plans = self.plans
+        sent = self.sent
         queue: list[tuple[int, Any]] = []
         queued: set[int] = set()
         for value in roots:
-            n = self.numbers[id(value)]
+            n = numbers[id(value)]
             if n not in queued:
                 queued.add(n)
                 queue.append((n, value))
-        reached: list[int] = []
         changed: list[dict[str, Any]] = []
         head = 0
-        while head < len(queue) and len(reached) < MAX_HEAP_NODES:
+        while head < len(queue) and head < MAX_HEAP_NODES:
             n, value = queue[head]
             head += 1
-            box, children = self._box(value, n)
-            reached.append(n)
-            before = self.sent.get(n)
+            kind = type(value)
+            plan = plans.get(kind)
+            if plan is None:
+                plan = plans[kind] = self._plan(kind)
+            box, children = plan[0](value, n, plan)
+            before = sent.get(n)
             if before is not box and before != box:
                 changed.append(box)
-            for child in children:
-                c = self.numbers[id(child)]
+            for c, child in children:
                 if c not in queued:
                     queued.add(c)
                     queue.append((c, child))
         if changed:
             record["heap"] = changed
         if head < len(queue):
-            record["heap_cut"] = reached
+            record["heap_cut"] = [n for n, _ in queue[:head]]
         for box in changed:
-            self.sent[box["id"]] = box
+            sent[box["id"]] = box
 
-    def _cell(self, value: Any, children: list[Any]) -> dict[str, Any]:
+    def _cell(self, value: Any, children: list[tuple[int, Any]]) -> dict[str, Any]:
         """An item as a heap box holds it: ``{"ref": n}`` for an object (a box of its own), else
         ``{"v": repr}`` inline (numbers, strings, None, tuples of values, functions, classes)."""
+        kept = self.cells.get(id(value))
+        if kept is not None:  # the value it was made for, alive: no other object has its id
+            return kept[1]
         kind = type(value)
         n = None if issubclass(kind, _HEAP_INLINE) else self.number(value)
         if n is None:
             text = self.repr(value)
             if len(text) > MAX_HEAP_TEXT:
                 text = text[:MAX_HEAP_TEXT] + TRUNCATION_MARK
-            return {"v": text}
-        children.append(value)
+            cell = {"v": text}
+            if id(kind) in _PLAIN_KINDS and self._keeps(value, kind, text):
+                if len(self.cells) >= MAX_HEAP_CELLS:
+                    self.cells.clear()
+                self.cells[id(value)] = (value, cell)
+            return cell
+        children.append((n, value))
         return {"ref": n}
+
+    @staticmethod
+    def _keeps(value: Any, kind: type, text: str) -> bool:
+        """Whether an inline value's cell may be kept: a str or bytes short enough to keep alive,
+        an int whose text no limit on int digits (at least 640, sys.set_int_max_str_digits) could
+        refuse, any float, complex, bool or None."""
+        if kind is str or kind is bytes:
+            return len(value) <= MAX_KEPT_TEXT
+        if kind is int:
+            return len(text) < 600 and not text.startswith("<")
+        return True
 
     def _plan(self, kind: type) -> tuple[Any, ...]:
         """How a box of objects of class ``kind`` is made, found once per class."""
@@ -628,47 +687,34 @@ class _Objects:
         slotted = any("__slots__" in type.__dict__["__dict__"].__get__(k, type) for k in kind.__mro__[:-1])
         return (self._instance_box, user_class, slotted)
 
-    def _box(self, value: Any, n: int) -> tuple[dict[str, Any], list[Any]]:
-        kind = type(value)
-        plan = self.plans.get(kind)
-        if plan is None:
-            plan = self.plans[kind] = self._plan(kind)
-        return plan[0](value, n, plan)
-
-    def _reuse(self, n: int, parts: tuple[Any, ...]) -> tuple[dict[str, Any], list[Any]] | None:
-        made = self.made.get(n)
-        if made is not None and _same_items(made[0], parts):
-            return made[1], made[2]
-        return None
-
-    def _keep(self, n: int, parts: tuple[Any, ...], box: dict[str, Any], children: list[Any]) -> tuple[dict[str, Any], list[Any]]:
-        self.made[n] = (parts, box, children)
-        return box, children
-
-    def _container_box(self, value: Any, n: int, plan: tuple[Any, ...]) -> tuple[dict[str, Any], list[Any]]:
+    def _container_box(self, value: Any, n: int, plan: tuple[Any, ...]) -> tuple[dict[str, Any], list[tuple[int, Any]]]:
         base, name = plan[1], plan[2]
         kind = type(value)
         size = base.__len__(value)
+        keys: tuple[Any, ...] | list[Any] = ()
         if base is dict:
-            pairs = tuple(pair for _, pair in zip(range(MAX_HEAP_ITEMS), dict.items(value)))
-            parts: tuple[Any, ...] = (kind, size, *(x for pair in pairs for x in pair))
+            keys = tuple(islice(dict.__iter__(value), MAX_HEAP_ITEMS))
+            items: tuple[Any, ...] | list[Any] = tuple(islice(dict.values(value), MAX_HEAP_ITEMS))
+        elif base is list or base is tuple:
+            items = base.__getitem__(value, _HEAP_HEAD)
         else:
-            items = tuple(item for _, item in zip(range(MAX_HEAP_ITEMS), base.__iter__(value)))
-            parts = (kind, size, *items)
-        again = self._reuse(n, parts)
-        if again is not None:
-            return again
-        children: list[Any] = []
+            items = tuple(islice(base.__iter__(value), MAX_HEAP_ITEMS))
+        made = self.made.get(n)
+        if made is not None:
+            was = made[0]
+            if was[0] is kind and was[1] == size and _same_items(was[2], items) and _same_items(was[3], keys):
+                return made[1], made[2]
+        children: list[tuple[int, Any]] = []
         box: dict[str, Any] = {"id": n, "kind": name, "type": kind.__name__}
+        cell = self._cell
         if base is dict:
-            box["items"] = [[self._cell(k, children), self._cell(v, children)] for k, v in pairs]
-            shown = len(pairs)
+            box["items"] = [[cell(k, children), cell(v, children)] for k, v in zip(keys, items)]
         else:
-            box["items"] = [self._cell(item, children) for item in items]
-            shown = len(items)
-        if size > shown:
-            box["more"] = size - shown
-        return self._keep(n, parts, box, children)
+            box["items"] = [cell(item, children) for item in items]
+        if size > len(items):
+            box["more"] = size - len(items)
+        self.made[n] = ((kind, size, items, keys), box, children)
+        return box, children
 
     def _own_repr(self, value: Any) -> str:
         """Python's own repr of an instance: the program's ``__repr__`` where its class has one,
@@ -691,7 +737,7 @@ class _Objects:
             text = text[: self.repr.max_repr] + TRUNCATION_MARK
         return text
 
-    def _instance_box(self, value: Any, n: int, plan: tuple[Any, ...]) -> tuple[dict[str, Any], list[Any]]:
+    def _instance_box(self, value: Any, n: int, plan: tuple[Any, ...]) -> tuple[dict[str, Any], list[tuple[int, Any]]]:
         kind = type(value)
         if plan[2]:  # __slots__ somewhere in its classes
             fields = _object_fields(value)
@@ -702,27 +748,43 @@ class _Objects:
             # vars(), as _object_fields reads it, without building its list at every event
             try:
                 attrs = vars(value)
-                count = len(attrs)
-                names = tuple(attrs)[:MAX_HEAP_ITEMS]
-                values = tuple(attrs.values())[:MAX_HEAP_ITEMS]
+                if type(attrs) is dict:  # a dict's own iteration: none of the program's code runs
+                    count = len(attrs)
+                    if count <= MAX_HEAP_ITEMS:
+                        names = tuple(attrs)
+                        values = tuple(attrs.values())
+                    else:
+                        names = tuple(islice(attrs, MAX_HEAP_ITEMS))
+                        values = tuple(islice(attrs.values(), MAX_HEAP_ITEMS))
+                else:
+                    count = len(attrs)
+                    names = tuple(attrs)[:MAX_HEAP_ITEMS]
+                    values = tuple(attrs.values())[:MAX_HEAP_ITEMS]
             except TypeError:
                 count, names, values = 0, (), ()
-        text = self._own_repr(value)
-        parts = (kind, count, *names, *values)
+        if kind.__repr__ is object.__repr__:
+            text = self.default_reprs.get(kind) or self._own_repr(value)
+        else:
+            text = self._own_repr(value)
         made = self.made.get(n)
-        if made is not None and made[1]["repr"] == text and _same_items(made[0], parts):
-            return made[1], made[2]
-        children: list[Any] = []
+        if made is not None:
+            was = made[0]
+            # inline _same_items: this is the walk's busiest test (a linked list: every node, every event)
+            if (was[0] is kind and was[1] == count and made[1]["repr"] == text and len(was[2]) == len(names)
+                    and len(was[3]) == len(values) and all(map(is_, was[2], names)) and all(map(is_, was[3], values))):
+                return made[1], made[2]
+        children: list[tuple[int, Any]] = []
         box: dict[str, Any] = {"id": n, "kind": "instance", "type": kind.__name__, "repr": text,
                                "items": [[_heap_name(name), self._cell(v, children)] for name, v in zip(names, values)]}
         if count > len(names):
             box["more"] = count - len(names)
         if plan[1]:  # one of the program's classes
-            box["cls"] = self._number(kind)
-            children.append(kind)
-        return self._keep(n, parts, box, children)
+            c = box["cls"] = self._number(kind)
+            children.append((c, kind))
+        self.made[n] = ((kind, count, names, values), box, children)
+        return box, children
 
-    def _class_box(self, cls: type, n: int, plan: tuple[Any, ...] = ()) -> tuple[dict[str, Any], list[Any]]:
+    def _class_box(self, cls: type, n: int, plan: tuple[Any, ...] = ()) -> tuple[dict[str, Any], list[tuple[int, Any]]]:
         """A class of the program: what its body defines (not dunder names), functions inline, and
         the program's classes it derives from."""
         try:
@@ -731,20 +793,23 @@ class _Objects:
         except Exception:
             entries = []
         shown = entries[:MAX_HEAP_ITEMS]
-        bases = [b for b in cls.__bases__ if getattr(b, "__module__", None) in self.user_modules][:MAX_HEAP_BASES]
-        parts = (len(entries), len(bases), *bases, *(x for entry in shown for x in entry))
-        again = self._reuse(n, parts)
-        if again is not None:
-            return again
-        children: list[Any] = []
+        bases = tuple(b for b in cls.__bases__ if getattr(b, "__module__", None) in self.user_modules)[:MAX_HEAP_BASES]
+        parts = tuple(x for entry in shown for x in entry)
+        made = self.made.get(n)
+        if made is not None:
+            was = made[0]
+            if was[0] == len(entries) and _same_items(was[1], bases) and _same_items(was[2], parts):
+                return made[1], made[2]
+        children: list[tuple[int, Any]] = []
         box: dict[str, Any] = {"id": n, "kind": "class", "type": cls.__name__,
                                "items": [[_heap_name(name), self._cell(v, children)] for name, v in shown]}
         if len(entries) > len(shown):
             box["more"] = len(entries) - len(shown)
         if bases:
             box["bases"] = [self._number(b) for b in bases]
-            children.extend(bases)
-        return self._keep(n, parts, box, children)
+            children.extend(zip(box["bases"], bases))
+        self.made[n] = ((len(entries), bases, parts), box, children)
+        return box, children
 
 
 class Recorder:
@@ -772,7 +837,7 @@ class Recorder:
         self.max_events = max_events
         self.time_limit = time_limit
         self.repr = _Reprer(max_repr, user_modules or MAIN_MODULES)
-        self.objects = _Objects(self.repr) if objects else None
+        self.objects = _Objects(self.repr, None if time_limit is None else time_limit * HEAP_TIME_SHARE) if objects else None
         self.events: list[dict[str, Any]] = []
         self.frame_ids: dict[int, int] = {}
         self.frames_alive: list[types.FrameType] = []  # keeps id() values from being reused

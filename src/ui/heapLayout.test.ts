@@ -14,6 +14,7 @@ function heapOf(names: HeapName[], boxes: HeapBox[], cut = false): Heap {
     boxes: map,
     paths: firstPaths(names, map),
     cut,
+    stopped: null,
   };
 }
 

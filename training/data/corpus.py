@@ -40,6 +40,12 @@ unit that inlines code of a held-out file (or is a script of a held-out test fil
 
     python3 -m training.data.corpus --stats            # files, units, calls, skips, per collection
     python3 -m training.data.corpus --n 5 --seed 1     # programs as JSONL
+    python3 -m training.data.corpus --write-extraction runs/lease-carry/corpus   # what lease.sh --pack carries
+
+Extracting takes 20-70 s a core, so ``load`` keeps an extraction once made (a gzipped pickle named
+by a digest of this code, the archives and Python's version) in ``$NDB_CACHE_DIR`` (else
+``~/.cache/ndb``) and reads one found in the corpus folder itself: ``lease.sh --pack`` writes one
+there, made by the lease's Python, so that no lease worker extracts.
 """
 
 from __future__ import annotations
@@ -47,8 +53,12 @@ from __future__ import annotations
 import argparse
 import ast
 import collections
+import contextlib
+import gzip
+import hashlib
 import json
 import os
+import pickle
 import random
 import sys
 import tarfile
@@ -366,13 +376,75 @@ def extract(directory: Optional[Path] = None) -> Extraction:
 
 
 _CACHE: dict[str, Extraction] = {}
+# What an extraction depends on besides the archives and the Python version (its ast and doctest).
+EXTRACTION_CODE = ("corpus.py", "corpus_checks.py", "corpus_imports.py", "corpus_markdown.py", "corpus_tests.py",
+                   "corpus_units.py", "corpus_vary.py", "extract.py", "programs.py", "values.py")
+EXTRACTION_FORMAT = 1
 
 
-def load(directory: Optional[Path] = None) -> Extraction:
-    """``extract`` once per process (the dataset builder calls it before forking its workers)."""
-    key = str(directory or corpus_dir())
+def extraction_key(directory: Optional[Path] = None) -> str:
+    """A digest of what an extraction is made from: this code, the archives' bytes, Python's version."""
+    h = hashlib.sha1(f"{EXTRACTION_FORMAT}:{sys.version_info[0]}.{sys.version_info[1]}".encode())
+    here = Path(__file__).resolve().parent
+    for name in EXTRACTION_CODE:
+        h.update(name.encode() + b"\0" + (here / name).read_bytes())
+    folder = directory or corpus_dir()
+    for c in COLLECTIONS:
+        h.update(c.encode() + b"\0" + (folder / f"{c}.tar.gz").read_bytes())
+    return h.hexdigest()[:16]
+
+
+def extraction_file_name(key: str) -> str:
+    return f"extraction-py{sys.version_info[0]}{sys.version_info[1]}-{key}.pickle.gz"
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("NDB_CACHE_DIR") or Path.home() / ".cache" / "ndb")
+
+
+def _read_extraction(path: Path) -> Optional[Extraction]:
+    try:
+        with gzip.open(path, "rb") as handle:
+            extraction = pickle.load(handle)
+    except Exception:  # noqa: BLE001 - a torn or foreign file: extracted again
+        return None
+    return extraction if isinstance(extraction, Extraction) else None
+
+
+def write_extraction(extraction: Extraction, path: Path) -> None:
+    """Written whole or not at all (several workers may write the same file at once)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with gzip.open(tmp, "wb", compresslevel=6) as handle:
+        pickle.dump(extraction, handle, protocol=4)
+    os.replace(tmp, path)
+
+
+def load(directory: Optional[Path] = None, cache: bool = True) -> Extraction:
+    """``extract`` once per process (the dataset builder calls it before forking its workers), and
+    once per machine: an extraction of the same code, archives and Python version is read back
+    (0.1 s where extracting takes 20-70 s a core) from the corpus folder itself (where ``lease.sh
+    --pack`` writes one made by the lease's Python: ``--write-extraction``) or else from the cache
+    folder (``$NDB_CACHE_DIR``, else ``~/.cache/ndb``), where a fresh extraction is kept."""
+    folder = directory or corpus_dir()
+    key = str(folder)
     if key not in _CACHE:
-        _CACHE[key] = extract(directory)
+        extraction = None
+        path = None
+        if cache and all((folder / f"{c}.tar.gz").is_file() for c in COLLECTIONS):
+            name = extraction_file_name(extraction_key(folder))
+            path = cache_dir() / "corpus" / name
+            for candidate in (folder / name, path):
+                if candidate.is_file():
+                    extraction = _read_extraction(candidate)
+                    if extraction is not None:
+                        break
+        if extraction is None:
+            extraction = extract(directory)
+            if path is not None:
+                with contextlib.suppress(OSError):
+                    write_extraction(extraction, path)
+        _CACHE[key] = extraction
     return _CACHE[key]
 
 
@@ -409,12 +481,21 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--n", type=int, default=0, help="print this many random programs as JSONL")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--held-out", action="store_true", help="draw only from held-out files")
+    ap.add_argument("--write-extraction", type=Path, default=None, metavar="DIR",
+                    help="write the extraction, for this Python version, into DIR (the corpus folder a lease carries: "
+                         "its workers then read it instead of extracting)")
     args = ap.parse_args(argv)
     try:
         extraction = load(args.corpus)
     except CorpusMissing as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if args.write_extraction is not None:
+        path = args.write_extraction / extraction_file_name(extraction_key(args.corpus))
+        write_extraction(extraction, path)
+        print(f"corpus: {len(extraction.units):,} units extracted by Python {sys.version_info[0]}.{sys.version_info[1]} "
+              f"in {path} ({path.stat().st_size / 2**20:.2f} MiB)")
+        return 0
     if args.stats or not args.n:
         print(json.dumps(extraction.stats, indent=2))
     for i in range(args.n):
@@ -425,4 +506,8 @@ def main(argv: Optional[list[str]] = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # the package's own module rather than this copy named __main__: the extraction that
+    # --write-extraction pickles must name its classes where the workers find them
+    from training.data.corpus import main as package_main
+
+    sys.exit(package_main())

@@ -6,7 +6,7 @@ A document is what the shards hold between two ``<|endoftext|>``; training windo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ..format import TRACE_END, render_state, source_lines, state_at
 from ..tokenizer import NdbTokenizer
@@ -63,3 +63,64 @@ def window_documents(tok: NdbTokenizer, traj: Any, rec: dict[str, Any], steps: i
         last = step.position
     docs.append(ids + end)
     return docs
+
+
+def trajectory_documents(encode: Callable[[str], list[int]], traj: Any, rec: dict[str, Any], max_tokens: int,
+                         window: int) -> tuple[list[list[int]], int, int, list[int], int, bool]:
+    """``tokenize_trajectory`` and then, when the trajectory outgrows ``window``, ``window_documents``
+    (the very ids of both), with each piece tokenized once: ``encode`` is the tokenizer's, or one
+    that remembers what a program's trajectories share (their context, the first states, the steps
+    two trajectories both take). What it returns must never be changed in place.
+    Returns (documents, trajectory tokens, context tokens, tokens of each state, steps kept, truncated)."""
+    ctx = encode(traj.context)
+    first = encode(traj.first)
+    end = encode(TRACE_END)
+    ids = ctx + first
+    states = [len(first)]
+    pieces: list[list[int]] = []
+    truncated = False
+    for step in traj.steps:
+        a = encode(step.action_text)
+        s = encode(step.state_text)
+        if len(ids) + len(a) + len(s) + len(end) > max_tokens:
+            truncated = True
+            break
+        pieces.append(a + s)
+        ids += pieces[-1]
+        states.append(len(s))
+    kept = len(pieces)
+    ids += end
+    if len(ids) > max_tokens:  # the context and the first state alone are too long
+        ids = ids[:max_tokens]
+        truncated = True
+    if not window or len(ids) <= window:
+        return [ids], len(ids), len(ctx), states, kept, truncated
+    # window_documents, from the pieces above
+    lines = source_lines(rec["source"])
+    docs: list[list[int]] = []
+    doc = ctx + first
+    fresh = True
+    last = traj.start
+    for step, piece in zip(traj.steps, pieces):
+        if not fresh and len(doc) + len(piece) + len(end) > window:
+            docs.append(doc + end)
+            doc = ctx + encode(render_state(lines, state_at(rec, last)))
+        doc += piece
+        fresh = False
+        last = step.position
+    docs.append(doc + end)
+    return docs, len(ids), len(ctx), states, kept, truncated
+
+
+def remembering(tok: NdbTokenizer) -> Callable[[str], list[int]]:
+    """The tokenizer's ``encode`` remembering each text it was given (for one program's
+    trajectories: its source context, tokenized once however many trajectories it gives)."""
+    seen: dict[str, list[int]] = {}
+
+    def encode(text: str) -> list[int]:
+        ids = seen.get(text)
+        if ids is None:
+            ids = seen[text] = tok.encode(text)
+        return ids
+
+    return encode

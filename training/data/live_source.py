@@ -137,8 +137,9 @@ class LiveSource:
             from . import corpus
 
             # Fail here, saying where it looked, when the corpus is missing. Only its files are
-            # checked: each worker extracts it itself (in parallel; 40-70 s on a loaded core), and an
-            # extraction here as well would hold the workers' start back by as long.
+            # checked: each worker loads it itself, from the extraction that lease.sh --pack carries
+            # beside the archives (or the cache) in 0.1 s, else extracting it (in parallel; 40-70 s
+            # on a loaded core); an extraction here as well would hold the workers' start back.
             missing = [c for c in corpus.COLLECTIONS if not (corpus.corpus_dir() / f"{c}.tar.gz").is_file()]
             if missing:
                 raise LiveSourceError(f"the corpus of real code is missing: {', '.join(missing)} not found in {corpus.corpus_dir()} "

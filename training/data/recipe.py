@@ -66,6 +66,9 @@ class Recipe:
                                      "the builtin functions on messy literals (training/data/builtins_mix.py)")
     # Trajectories drawn from each run (training/data/trajectories.py, what_if.py).
     per_program: int = _opt(2, "trajectories drawn per recording")
+    trace_reuse: int = _opt(1, "draw the trajectories of this many programs (per_program each, and each group its what-if "
+                               "chance) from every recording: more trajectories per trace, in the same mix of kinds, "
+                               "and the same source context more often (1: each recording once)")
     what_if_share: float = _opt(0.1, "chance that a program with a forward trajectory also gives a what-if trajectory "
                                      "(a local edited at a stop)")
     jump_share: float = _opt(0.0, "share of trajectories drawn from the jumps policy (step_return, breakpoint, continue)")
@@ -99,7 +102,7 @@ class Recipe:
         if self._sources_total() > 1.0 + 1e-9:
             raise ValueError("recipe: the corpus, Python, stdlib, Debian and builtins-mix shares are shares of the whole and add up "
                              f"to more than 1 ({' + '.join(str(getattr(self, f)) for f in SHARE_FIELDS.values())})")
-        for name in ("per_program", "max_tokens", "max_events"):
+        for name in ("per_program", "trace_reuse", "max_tokens", "max_events"):
             if getattr(self, name) < 1:
                 raise ValueError(f"recipe: {name} must be at least 1")
         if self.window < 0 or self.tokens < 0:

@@ -221,8 +221,13 @@ def main(argv: Optional[list[str]] = None) -> int:
     seed = args.seed if args.seed is not None else dcfg.get("seed") if isinstance(dcfg, dict) else None
     if seed is not None:
         recipe = dataclasses.replace(recipe, seed=int(seed))
+    # fields of the recipe the lease draws otherwise (e.g. trace_reuse: more trajectories per trace)
+    overrides = dcfg.get("recipe", {}) if isinstance(dcfg, dict) else {}
+    if overrides:
+        recipe = Recipe.from_dict({**recipe.to_dict(), **overrides})
     workers = args.workers or int(lcfg.get("workers", 0) or 0) or max(1, (os.cpu_count() or 2) - 2)
-    log(f"data: the recipe {recipe_path or '(defaults)'} on seed {recipe.seed}, window {recipe.window}, {workers} worker(s) "
+    log(f"data: the recipe {recipe_path or '(defaults)'} on seed {recipe.seed}, window {recipe.window}, "
+        f"{recipe.per_program} x {recipe.trace_reuse} trajectories a trace, {workers} worker(s) "
         f"under {args.worker_python or sys.executable}, a program given up after {recipe.hard_timeout:g} s")
     # data that never comes must end the run while there is time to say so, not at the call's limit
     wait = max(60.0, deadline - time.time() - float(tcfg.get("reserve_s", 40)))

@@ -40,7 +40,8 @@ export function registerEvaluate(server: McpServer, deps: ToolDeps): void {
       if (!f) throw new ToolError(`frame ${args.frame} does not exist here: ${frames.length} frame(s), 0 to ${frames.length - 1}`);
       const answer = await live.evaluate(args.expression, f.event);
       if ('error' in answer) throw new ToolError(answer.error);
-      return { value: answer.value, frame: { function: f.function, line: f.line } };
+      // the frame as stack names it: in a project, which file it is in
+      return { value: answer.value, frame: { function: f.function, file: f.file, line: f.line } };
     },
   );
 }
