@@ -328,15 +328,15 @@ describe('the cost of the heap walk', () => {
   ];
 
   it('draws the same heap with its caches as a walk that makes every box afresh at every event', () => {
-    const cached = programs.map((source) => engine.record(source, '', { objects: true }));
+    // no bound on the walk's time in either run: the walk without its caches is the slow one
+    const unbounded = 't.HEAP_TIME_SHARE = float("inf")';
+    const cached = withTracer(unbounded, () => programs.map((source) => engine.record(source, '', { objects: true })));
     const fresh = withTracer(
-      ['saved = t._Objects._heap', 'def fresh(self, record, roots):', '    self.made.clear()', '    self.cells.clear()', '    return saved(self, record, roots)', 't._Objects._heap = fresh'].join('\n'),
+      [unbounded, 'saved = t._Objects._heap', 'def fresh(self, record, roots):', '    self.made.clear()', '    self.cells.clear()', '    return saved(self, record, roots)', 't._Objects._heap = fresh'].join('\n'),
       () => programs.map((source) => engine.record(source, '', { objects: true })),
     );
     cached.forEach((rec, i) => {
       expect(rec.events.some((e) => e.heap)).toBe(true);
-      const j = rec.events.findIndex((e, k) => JSON.stringify(e) !== JSON.stringify(fresh[i]!.events[k]));
-      if (j >= 0) console.log('DIFF', i, j, JSON.stringify(rec.events[j]).slice(0, 1500), '\n', JSON.stringify(fresh[i]!.events[j]).slice(0, 1500));
       expect(JSON.stringify(rec), `program ${i}`).toBe(JSON.stringify(fresh[i]));
     });
   });
@@ -354,7 +354,6 @@ describe('the cost of the heap walk', () => {
     const rec = engine.record(linkedList(null), '', { objects: true, timeLimit: 1, maxEvents: 100_000 });
     expect(rec.exit.status).toBe('timeout');
     const k = rec.events.findIndex((e) => e.heap_stopped);
-    console.log('STOP', k, rec.events.length, JSON.stringify(rec.events[k]).slice(0, 300));
     expect(k).toBeGreaterThan(0);
     expect(rec.events.filter((e) => e.heap_stopped)).toHaveLength(1);
     const before = rec.events.slice(0, k);
@@ -362,9 +361,13 @@ describe('the cost of the heap walk', () => {
     expect(after.length).toBeGreaterThan(10);
     expect(before.some((e) => e.heap)).toBe(true);
     expect(after.some((e) => e.heap || e.heap_cut)).toBe(false);
-    // the names' objects are still numbered, the same numbers as before the stop
-    const loop = (e: TraceEvent): boolean => e.function === '<module>' && e.locals.node !== undefined;
-    expect(after.filter(loop).every((e) => e.ids?.node !== undefined && e.ids.head === before.findLast(loop)!.ids!.head)).toBe(true);
+    // the names' objects are still numbered past the stop (where it comes depends on the machine:
+    // while the list is built, or in the loop)
+    const loop = rec.events.filter((e) => e.function === '<module>' && e.locals.node !== undefined);
+    expect(loop.length).toBeGreaterThan(10);
+    expect(new Set(loop.map((e) => e.ids?.head)).size).toBe(1);
+    expect(after.filter((e) => e.locals.node !== undefined).every((e) => e.ids?.node !== undefined)).toBe(true);
+    expect(after.filter((e) => e.function === '__init__').every((e) => e.ids?.self !== undefined)).toBe(true);
     // the views: the heap drawn up to there, "not drawn here" past it, never the last picture
     const roots = (e: TraceEvent): number[] => Object.values(e.ids ?? {});
     expect(heapBoxesAt(rec, k - 1, roots(rec.events[k - 1]!))).toMatchObject({ stopped: null });

@@ -594,6 +594,9 @@ class _Objects:
             # stopped (the events from here on have no boxes), and the run goes on.
             self.heap_stopped = True
             record["heap_stopped"] = True
+            self.made.clear()  # what the walk kept for its next event: there is none
+            self.cells.clear()
+            self.sent.clear()
             return
         started = time.monotonic()
         try:
@@ -1353,7 +1356,8 @@ def record(
     recorded too, each code object naming its file's index in the recording's ``files``.
     ``argv``: the program's arguments (``sys.argv[1:]``; ``sys.argv[0]`` is the main file's name).
     ``objects``: each event also says which names refer to one object, and a function's events
-    the module's variables (the app's views; training leaves it off).
+    the module's variables (the app's views; training leaves it off), and the heap graph, until its
+    walk has taken a quarter of ``time_limit`` (HEAP_TIME_SHARE, ``heap_stopped``).
     ``evaluate``: ``{"at": i, "expr": e, "frame": f}`` evaluates ``e`` once, at the i-th recorded
     event, in the frame numbered ``f`` there (the event's own frame or a caller's; absent: the
     event's), and writes the answer into that event's ``evaluated`` (a debugger's `p expr`); with
