@@ -48,11 +48,12 @@ describe('the debugger beside VS Code and Python Tutor', () => {
     assert.equal((await variables(page)).values.p, 'Point(x=3, y=4)');
     await vars.getByRole('button', { name: 'Unfold p', exact: true }).click();
     const parts = vars.getByRole('list', { name: 'Parts of p' });
-    assert.deepEqual((await parts.locator('li').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim()), ['x = 3', 'y = 4']);
+    // Python's own repr first (Point has no __repr__), then its attributes (issue 46)
+    assert.deepEqual((await parts.locator('li').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim()), ['<__main__.Point object at 0x…>', 'x = 3', 'y = 4']);
     await vars.getByRole('button', { name: 'Unfold items', exact: true }).click();
     await vars.getByRole('button', { name: 'Unfold items [1]', exact: true }).click();
     const inner = vars.getByRole('list', { name: 'Parts of items [1]' });
-    assert.deepEqual((await inner.locator('li').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim()), ['x = 5', 'y = 6']);
+    assert.deepEqual((await inner.locator('li').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim()), ['<__main__.Point object at 0x…>', 'x = 5', 'y = 6']);
   });
 
   it("shows a caller's line and locals when its frame is clicked in the Call stack", async () => {

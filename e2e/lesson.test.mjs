@@ -65,14 +65,21 @@ async function expectStatus(page, pattern) {
 /** The panel can be scrolled to, shows at least `min` px of itself, and is not covered. */
 async function assertUsable(page, name, min = 78) {
   const panel = region(page, name);
-  await panel.scrollIntoViewIfNeeded();
-  const p = await panel.evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    const top = Math.max(r.top, 0);
-    const bottom = Math.min(r.bottom, innerHeight);
-    const hit = document.elementFromPoint(r.left + r.width / 2, (top + bottom) / 2);
-    return { height: Math.round(r.height), visible: Math.round(bottom - top), uncovered: hit !== null && el.contains(hit) };
-  });
+  // A prediction that arrives after the scroll grows the page and moves the panel: scroll to it
+  // again, as a reader would, before calling it covered (a panel that stays covered still fails).
+  let p;
+  for (let i = 0; i < 5; i++) {
+    await panel.scrollIntoViewIfNeeded();
+    p = await panel.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const top = Math.max(r.top, 0);
+      const bottom = Math.min(r.bottom, innerHeight);
+      const hit = document.elementFromPoint(r.left + r.width / 2, (top + bottom) / 2);
+      return { height: Math.round(r.height), visible: Math.round(bottom - top), uncovered: hit !== null && el.contains(hit) };
+    });
+    if (p.uncovered && p.visible >= min) break;
+    await page.waitForTimeout(200);
+  }
   const size = page.viewportSize();
   assert.ok(p.height >= min && p.visible >= min, `${name} is ${p.height} px tall, ${p.visible} px on the ${size.width}×${size.height} screen`);
   assert.ok(p.uncovered, `${name} is covered`);
