@@ -119,8 +119,8 @@ export async function evalEarlyStop(model: LoadedModel, engine: PythonHost, item
   for (const [i, item] of items.entries()) {
     const start = await recordItem(engine, item);
     const sessions = {
-      before: new NeuralSession(predictors.before, start.rec, start.real.position, start.breakpoints, { earlyStop: false }),
-      after: new NeuralSession(predictors.after, start.rec, start.real.position, start.breakpoints, { earlyStop: true }),
+      before: new NeuralSession(predictors.before, start.rec, start.real.position, start.breakpoints, { earlyStop: false, compose: [] }),
+      after: new NeuralSession(predictors.after, start.rec, start.real.position, start.breakpoints, { earlyStop: true, compose: [] }),
     };
     // A refused edit leaves the rest of the item out, for both alike.
     await replayItem<{ order: readonly Variant[]; got: Record<Variant, Prediction> }>(start, item.actions, {

@@ -23,6 +23,11 @@ describe('the jumps report', () => {
     expect(r.steps_mean).toBe(3);
     expect(r.reached).toBe(0.5);
     expect(r).not.toHaveProperty('trivial');
+    // composed right where direct was wrong: the 0.3 and 0.6 cases; never the other way
+    expect(r.discordant).toEqual({ composed_only: 2, direct_only: 0 });
+    // with a cap of 2 steps no composition (3 steps each) reaches its stop: the direct answers
+    expect(r.by_cap.find((b) => b.cap === 2)!.right).toBe(0.5);
+    expect(r.by_cap.find((b) => b.cap === 4)!.right).toBe(1);
   });
 
   it("reports the trivial answer and how the composed confidences fit where composing reached a stop", () => {
@@ -42,7 +47,7 @@ describe('the jumps report', () => {
 
   it('reports an empty set as zeros, not NaN', () => {
     const r = jumpReport([], 30, 2);
-    expect(r).toMatchObject({ n: 0, skipped: 2, direct: 0, composed: 0, composed_or_direct: 0, steps_mean: 0, reached: 0 });
+    expect(r).toMatchObject({ n: 0, skipped: 2, direct: 0, composed: 0, composed_or_direct: 0, steps_mean: 0, reached: 0, discordant: { composed_only: 0, direct_only: 0 } });
   });
 });
 

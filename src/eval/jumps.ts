@@ -31,6 +31,9 @@ import { recordCall, returnsExpected } from './cruxeval';
 import { recordItem, replayItem } from './replay';
 import { trivialNext } from './trivialStep';
 
+/** The direct answer is the jump predicted at once, whatever the app composes (COMPOSED_ACTIONS). */
+const AT_ONCE = { compose: [] } as const;
+
 /** The thresholds the policy is scored at: below τ the composed answer is taken. */
 export const JUMP_THRESHOLDS = [0.2, 0.35, 0.5, 0.65, 0.8, 0.95] as const;
 
@@ -67,6 +70,11 @@ export interface JumpReport {
   /** The share answered right when the composed answer (or the direct one, where composing did not
    * reach a stop) is taken below τ, and how often it was composed. */
   policy: { threshold: number; right: number; composed_share: number }[];
+  /** The jumps where only one way was right: the composed answer (or the direct one, where
+   * composing did not reach a stop), or the direct one: what a paired test (McNemar) reads. */
+  discordant: { composed_only: number; direct_only: number };
+  /** `composed_or_direct` had the cap been smaller (the steps are the same up to it). */
+  by_cap: { cap: number; right: number }[];
   steps_mean: number;
   reached: number;
   max_steps: number;
@@ -119,6 +127,8 @@ export function jumpReport(cases: readonly JumpCase[], maxSteps: number, skipped
       right: share(cases.filter((c) => (c.confidence < threshold ? fallback(c) : c.direct)).length),
       composed_share: share(cases.filter((c) => c.confidence < threshold).length),
     })),
+    discordant: { composed_only: cases.filter((c) => fallback(c) && !c.direct).length, direct_only: cases.filter((c) => c.direct && !fallback(c)).length },
+    by_cap: [2, 4, 8, 16].filter((cap) => cap < maxSteps).map((cap) => ({ cap, right: share(cases.filter((c) => (c.reached && c.steps <= cap ? c.composed : c.direct)).length) })),
     steps_mean: n ? cases.reduce((a, c) => a + c.steps, 0) / n : 0,
     reached: share(cases.filter((c) => c.reached).length),
     max_steps: maxSteps,
@@ -215,7 +225,7 @@ export async function evalJumpsTrajectories(
     for (const a of asked) {
       const truth = a.truth;
       if (!truth) continue;
-      const fresh = () => new NeuralSession(model.predictor, a.rec, a.at, start.breakpoints);
+      const fresh = () => new NeuralSession(model.predictor, a.rec, a.at, start.breakpoints, AT_ONCE);
       cases.push(await answerBoth(fresh, kind, a.event, start.breakpoints, maxSteps, (s) => compareStates(truth, s, 'forward').match, a.trivial));
     }
     onProgress?.(i + 1, items.length);
@@ -256,7 +266,7 @@ export async function evalJumpsClass(
     const breakpoints = kind === 'continue' ? classBreakpoints(program.source, rec.program) : [];
     placed[String(program.id ?? i)] = breakpoints;
     const real = new RecordingSession(rec, breakpoints);
-    const follower = new NeuralSession(model.predictor, rec, real.position, breakpoints);
+    const follower = new NeuralSession(model.predictor, rec, real.position, breakpoints, AT_ONCE);
     const action: Action = { kind };
     for (let press = 0; press < CLASS_PRESSES && real.state.event !== 'exit'; press++) {
       const at = real.position;
@@ -284,7 +294,7 @@ export async function evalJumpsCrux(model: LoadedModel, engine: PythonHost, item
     const own = engine.forOwner(`eval item ${randomUUID()}`);
     const call = await recordCall(own, item);
     if (call) {
-      cases.push(await answerBoth(() => new NeuralSession(model.predictor, call.rec, 0, []), 'step_return', 'call', [], maxSteps, (s) => returnsExpected(own, item, s)));
+      cases.push(await answerBoth(() => new NeuralSession(model.predictor, call.rec, 0, [], AT_ONCE), 'step_return', 'call', [], maxSteps, (s) => returnsExpected(own, item, s)));
     } else skipped++;
     onProgress?.(i + 1, items.length);
   }

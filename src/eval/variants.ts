@@ -26,8 +26,8 @@ export async function evalVariants(base: LoadedModel, variants: readonly LoadedM
   for (const [i, item] of items.entries()) {
     const { rec, breakpoints, real } = await recordItem(engine, item);
     const start = real.position;
-    const sessions = variants.map((v) => new NeuralSession(v.predictor, rec, start, breakpoints));
-    const baseSession = new NeuralSession(base.predictor, rec, start, breakpoints);
+    const sessions = variants.map((v) => new NeuralSession(v.predictor, rec, start, breakpoints, { compose: [] }));
+    const baseSession = new NeuralSession(base.predictor, rec, start, breakpoints, { compose: [] });
     // Actions only: a variant is compared on the recording as it is, never edited.
     for (const text of item.actions) {
       const action = parseAction(text);

@@ -4,7 +4,8 @@
 // measuring issue 45's name constraint) a switch that leaves the frame's names out.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Action } from '../core/actions';
-import type { ParseResult } from '../core/format';
+import { renderAction, renderState, type ParseResult } from '../core/format';
+import { TOKENS } from '../core/stateGrammar';
 import type { Recording } from '../core/trace';
 import { loadNodeEngine } from '../realEngine/node';
 import { shippedTokenizer } from '../testing/testTokenizer';
@@ -81,6 +82,14 @@ describe('composeJump', () => {
     expect(s.asked).toEqual(['step_over', 'step_over', 'step_over']);
   });
 
+  it('ends unreached past its time budget', async () => {
+    // each scripted step takes no time: a budget of 0 ms is passed only by a step that took some
+    const slow = scripted([line(3), line(4), line(5)]);
+    const session = { ...slow.session, predict: async (a: Action) => ({ ...(await slow.session.predict(a)), ms: 40 }) } as unknown as NeuralSession;
+    expect(await composeJump(session, 'continue', [5], 30, 'line', 70)).toMatchObject({ steps: 2, reached: false, ms: 80 });
+    expect(await composeJump(scripted([line(3), line(4)]).session, 'continue', [4], 30, 'line', 0)).toMatchObject({ steps: 2, reached: true });
+  });
+
   it('ends unreached at the cap or at an unreadable step', async () => {
     expect(await composeJump(scripted([line(3), line(4), line(5)]).session, 'continue', [9], 2)).toMatchObject({ steps: 2, reached: false, state: line(4) });
     expect(await composeJump(scripted([line(3)]).session, 'continue', [9], 5)).toMatchObject({ steps: 2, reached: false });
@@ -144,5 +153,75 @@ describe('what composition needs from the session', () => {
     expect(off.seen[0]!.constraints!.namesAt('line', 2)).toBeNull();
     // the rest of the constraints are the same
     expect(off.seen[0]!.constraints!.codeLines).toEqual(on.seen[0]!.constraints!.codeLines);
+  });
+});
+
+describe('the session composes Continue (COMPOSED_ACTIONS)', () => {
+  const lines = SOURCE.split('\n');
+  const stop = (line: number, locals: Record<string, string>) => ({ event: 'line' as const, inverse: false, line, src: lines[line - 1]!, locals });
+  // step into from the call of total(3): its lines 2, 3 and 4, each surer than the one before is right
+  const script = [
+    { state: stop(2, { n: '3' }), c: 0.9 },
+    { state: stop(3, { n: '3', s: '0' }), c: 0.8 },
+    { state: stop(4, { n: '3', s: '0', i: '0' }), c: 0.5 },
+  ];
+
+  /** A session whose single predictions are scripted (step into: the script in order; anything
+   * else: an answer at once, line 5), and the actions it was asked one at a time. */
+  function scriptedSession(breakpoints: number[], options: ConstructorParameters<typeof NeuralSession>[4] = {}) {
+    const { predictor } = fixedPredictor('<|line_sep|>2<|src_sep|>s = 0<|arg_sep|>{"n":"3"}');
+    const session = new NeuralSession(predictor, rec, 0, breakpoints, options);
+    const asked: string[] = [];
+    let into = 0;
+    const once = async (action: Action): Promise<Prediction> => {
+      asked.push(action.kind);
+      const step = action.kind === 'step_into' ? script[into++] : { state: stop(5, { n: '3', s: '3', i: '2' }), c: 0.6 };
+      const text = step ? renderState(lines, { event: 'line', line: step.state.line, locals: step.state.locals }).slice(TOKENS.frameSep.length) : '<|line_sep|>x';
+      const state: ParseResult = step ? step.state : { unparseable: 'script ran out' };
+      const c = step?.c ?? 0;
+      return { text, ms: 10, action, state, confidence: { state: c, position: 0.7, locals: { n: 0.9 } }, scores: { state: 0, position: 0, locals: {} } } as unknown as Prediction;
+    };
+    // the fork copies the session's own properties: it answers from the same script
+    (session as unknown as { predictOnce: typeof once }).predictOnce = once;
+    return { session, asked };
+  }
+
+  it('composes Continue to a breakpoint of steps into, with the product of their confidences', async () => {
+    const { session, asked } = scriptedSession([4]);
+    const before = session.trajectory;
+    const p = await session.predict({ kind: 'continue' });
+    expect(asked).toEqual(['step_into', 'step_into', 'step_into']);
+    expect(p.action).toEqual({ kind: 'continue' });
+    expect(p.state).toEqual(script[2]!.state);
+    expect(p.composedSteps).toBe(3);
+    expect(p.ms).toBe(30);
+    // the whole state: 0.9 × 0.8 × 0.5; each field: the last step's times the earlier steps' 0.72
+    expect(p.confidence!.state).toBeCloseTo(0.36);
+    expect(p.confidence!.position).toBeCloseTo(0.7 * 0.72);
+    expect(p.confidence!.locals.n).toBeCloseTo(0.9 * 0.72);
+    // no raw scores: calibration is never fitted on a composed answer
+    expect(p.scores).toBeUndefined();
+    // the steps were taken on a fork; the answer is written as Continue's state, locals in full
+    expect(session.trajectory).toBe(before);
+    session.acceptPredicted(p);
+    expect(session.trajectory).toBe(before + renderAction({ kind: 'continue' }, [4]) + renderState(lines, { event: 'line', line: 4, locals: { n: '3', s: '0', i: '0' } }));
+  });
+
+  it('predicts at once a Continue with no breakpoint, one whose steps reach no stop, a step over, and with compose off', async () => {
+    const none = scriptedSession([]);
+    expect((await none.session.predict({ kind: 'continue' })).composedSteps).toBeUndefined();
+    expect(none.asked).toEqual(['continue']);
+    // the script runs out before line 5: the steps end unreadable, and Continue is asked at once
+    const far = scriptedSession([5]);
+    const p = await far.session.predict({ kind: 'continue' });
+    expect(far.asked).toEqual(['step_into', 'step_into', 'step_into', 'step_into', 'continue']);
+    expect(p.composedSteps).toBeUndefined();
+    expect(p.confidence!.state).toBe(0.6);
+    const over = scriptedSession([4]);
+    await over.session.predict({ kind: 'step_over' });
+    expect(over.asked).toEqual(['step_over']);
+    const off = scriptedSession([4], { compose: [] });
+    await off.session.predict({ kind: 'continue' });
+    expect(off.asked).toEqual(['continue']);
   });
 });

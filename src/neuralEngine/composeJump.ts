@@ -14,13 +14,26 @@
 
 import type { Action } from '../core/actions';
 import type { ParseResult } from '../core/format';
-import type { NeuralSession, Prediction } from './neuralSession';
+
+/** What a composition reads of a prediction (neuralSession.ts's Prediction is one). */
+export interface StepPrediction {
+  state: ParseResult;
+  confidence?: { state: number };
+  ms?: number;
+}
+
+/** What a composition steps on: a fork of a NeuralSession (structural, so that the session can
+ * compose with this file without the two importing each other). */
+export interface StepSession<P extends StepPrediction> {
+  predict(action: Action): Promise<P>;
+  acceptPredicted(prediction: P): void;
+}
 
 export type ComposedKind = 'step_return' | 'step_over' | 'continue';
 
 export const COMPOSED_KINDS: readonly ComposedKind[] = ['step_return', 'step_over', 'continue'];
 
-export interface Composed {
+export interface Composed<P extends StepPrediction = StepPrediction> {
   /** The state the composition ends at (its last prediction's, reached or not). */
   state: ParseResult;
   /** Predictions made. */
@@ -30,24 +43,29 @@ export interface Composed {
   /** Each step's whole-state confidence, in order (0 for an unreadable one). */
   confidences: number[];
   /** The last prediction (null when none was made). */
-  last: Prediction | null;
+  last: P | null;
+  /** The steps' milliseconds together. */
+  ms: number;
 }
 
 const STEP_INTO: Action = { kind: 'step_into' };
 const STEP_OVER: Action = { kind: 'step_over' };
 
 /** Composes `kind` on `session` (a fork: each step is accepted into its history), from a stop whose
- * event is `startEvent`, stopping at `breakpoints`; at most `maxSteps` predictions. */
-export async function composeJump(
-  session: NeuralSession,
+ * event is `startEvent`, stopping at `breakpoints`; at most `maxSteps` predictions, and (with
+ * `budgetMs`) no further step once the steps together took longer than that. */
+export async function composeJump<P extends StepPrediction>(
+  session: StepSession<P>,
   kind: ComposedKind,
   breakpoints: readonly number[],
   maxSteps: number,
   startEvent: string = 'line',
-): Promise<Composed> {
+  budgetMs: number | null = null,
+): Promise<Composed<P>> {
   let state: ParseResult = { unparseable: 'no step taken' };
-  let last: Prediction | null = null;
+  let last: P | null = null;
   const confidences: number[] = [];
+  let ms = 0;
   let depth = 0;
   let previous = startEvent;
   for (let steps = 1; steps <= maxSteps; steps++) {
@@ -55,21 +73,23 @@ export async function composeJump(
     const p = await session.predict(action);
     last = p;
     state = p.state;
+    ms += p.ms ?? 0;
     confidences.push(p.confidence?.state ?? 0);
-    if ('unparseable' in state) return { state, steps, reached: false, confidences, last };
-    if (state.event === 'exit') return { state, steps, reached: true, confidences, last };
-    if (state.event === 'entry') return { state, steps, reached: false, confidences, last };
+    if ('unparseable' in state) return { state, steps, reached: false, confidences, last, ms };
+    if (state.event === 'exit') return { state, steps, reached: true, confidences, last, ms };
+    if (state.event === 'entry') return { state, steps, reached: false, confidences, last, ms };
     const atBreakpoint = state.event === 'line' && breakpoints.includes(state.line);
     // the stop after a return is in the caller; a call is one frame deeper than where it was made
     const base = previous === 'return' ? depth - 1 : depth;
     depth = state.event === 'call' ? base + 1 : base;
     previous = state.event;
-    if (atBreakpoint) return { state, steps, reached: true, confidences, last };
-    if (kind === 'step_return' && state.event === 'return') return { state, steps, reached: true, confidences, last };
-    if (kind === 'step_over' && depth <= 0 && state.event !== 'call') return { state, steps, reached: true, confidences, last };
+    if (atBreakpoint) return { state, steps, reached: true, confidences, last, ms };
+    if (kind === 'step_return' && state.event === 'return') return { state, steps, reached: true, confidences, last, ms };
+    if (kind === 'step_over' && depth <= 0 && state.event !== 'call') return { state, steps, reached: true, confidences, last, ms };
+    if (budgetMs !== null && ms > budgetMs) return { state, steps, reached: false, confidences, last, ms };
     session.acceptPredicted(p);
   }
-  return { state, steps: maxSteps, reached: false, confidences, last };
+  return { state, steps: maxSteps, reached: false, confidences, last, ms };
 }
 
 /** The confidence of a composed answer from its steps' whole-state confidences: their product (the
