@@ -149,6 +149,11 @@ class _Capture:
 
 def _strip_addresses(text: str) -> str:
     # Reprs such as "<function f at 0x7f...>" would make traces depend on memory layout.
+    return _replace_addresses(text, "")
+
+
+def _replace_addresses(text: str, address: str) -> str:
+    """``text`` with each `` at 0x<hex digits>`` written ``address`` (a bare `` at 0x`` is kept)."""
     out = []
     i = 0
     n = len(text)
@@ -161,8 +166,7 @@ def _strip_addresses(text: str) -> str:
         while k < n and text[k] in "0123456789abcdefABCDEF":
             k += 1
         out.append(text[i:j])
-        if k == j + 6:
-            out.append(" at 0x")
+        out.append(address if k > j + 6 else " at 0x")
         i = k
     return "".join(out)
 
@@ -428,21 +432,7 @@ _HEAP_CONTAINERS = ((list, "list"), (dict, "dict"), (set, "set"), (frozenset, "f
 def _elide_addresses(text: str) -> str:
     """Python's repr with its addresses written ``0x…``: ``<__main__.Pet object at 0x…>`` as a
     learner sees it printed, and the same in every run."""
-    out = []
-    i = 0
-    n = len(text)
-    while i < n:
-        j = text.find(" at 0x", i)
-        if j < 0:
-            out.append(text[i:])
-            break
-        k = j + 6
-        while k < n and text[k] in "0123456789abcdefABCDEF":
-            k += 1
-        out.append(text[i:j])
-        out.append(" at 0x…" if k > j + 6 else " at 0x")
-        i = k
-    return "".join(out)
+    return _replace_addresses(text, " at 0x…")
 
 
 def _heap_name(name: Any) -> str:
