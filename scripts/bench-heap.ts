@@ -49,7 +49,7 @@ for (const [name, source] of Object.entries(PROGRAMS)) {
     for (let r = 0; r < reps; r++) {
       pyodide.runPython('_ndb_walk[0] = 0.0');
       const t = performance.now();
-      const rec = engine.record(source, '', { objects: m !== 'plain', maxEvents: 2000, timeLimit: 30 });
+      const rec = engine.record(source, '', { objects: m !== 'plain', heap: m !== 'plain', maxEvents: 2000, timeLimit: 30 });
       const s = (performance.now() - t) / 1000;
       if (rec.events.length !== 2000) throw new Error(`${name}: ${rec.events.length} events`);
       best[m] = Math.min(best[m] ?? Infinity, s);
@@ -59,7 +59,7 @@ for (const [name, source] of Object.entries(PROGRAMS)) {
   mode('plain');
   // the default time limit of the faces (8 s): 10,000 events
   const t = performance.now();
-  const rec = engine.record(source.replace('100000', '1000000'), '', { objects: true, maxEvents: 10_000, timeLimit: 8 });
+  const rec = engine.record(source.replace('100000', '1000000'), '', { objects: true, heap: true, maxEvents: 10_000, timeLimit: 8 });
   const s8 = (performance.now() - t) / 1000;
   const k = rec.events.findIndex((e) => e.heap_stopped);
   const cols = ['plain', 'ids', 'heap', 'walk'].map((m) => best[m]!.toFixed(3).padStart(7)).join(' ');

@@ -97,7 +97,7 @@ describe('ndb mcp', () => {
     const events = trace.events as Array<Record<string, unknown>>;
     expect(events[0]).toMatchObject({ event: 'call', function: 'g', line: 7, locals: { n: '3' } });
     expect(events.some((e) => Array.isArray(e.edits))).toBe(false);
-    // `xs` is a list the recording numbers (ids): the heap view's boxes, sent as deltas, stay out
+    // `xs` is a list the recording numbers (ids); the heap's boxes, which only the app draws, are not walked
     expect(events.some((e) => e.ids !== undefined)).toBe(true);
     expect(events.filter((e) => 'heap' in e || 'heap_cut' in e)).toEqual([]);
     expect(trace.exit).toMatchObject({ status: 'normal', value: '6', stdout: 'g 3\n' });

@@ -16,7 +16,7 @@ const QUESTION: Extract<EngineQuestion, { kind: 'record' }> = {
   kind: 'record',
   source: SOURCE,
   call: '',
-  options: tracerOptions({ objects: true, maxRepr: 1000, maxEvents: 10_000 }),
+  options: tracerOptions({ objects: true, heap: true, maxRepr: 1000, maxEvents: 10_000 }),
 };
 
 let honest: Recording;

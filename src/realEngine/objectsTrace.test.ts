@@ -18,7 +18,7 @@ const lastAt = (rec: Recording, line: number): TraceEvent => rec.events.filter((
 
 describe('objects in the recording', () => {
   it('gives two names for one list one number, and an equal list another', () => {
-    const rec = engine.record('a = [1, 2]\nb = a\nc = [1, 2]\nb.append(3)\nsame = a is b\nother = a is c\n', '', { objects: true });
+    const rec = engine.record('a = [1, 2]\nb = a\nc = [1, 2]\nb.append(3)\nsame = a is b\nother = a is c\n', '', { objects: true, heap: true });
     const end = rec.events.at(-1)!;
     expect(end.locals).toMatchObject({ a: '[1, 2, 3]', b: '[1, 2, 3]', c: '[1, 2]', same: 'True', other: 'False' });
     expect(end.ids!.a).toBe(end.ids!.b);
@@ -28,7 +28,7 @@ describe('objects in the recording', () => {
   });
 
   it('numbers objects the same way across frames: a parameter is the caller\'s list', () => {
-    const rec = engine.record('def add(xs):\n    xs.append(4)\n    return xs\n\nnums = [1]\nout = add(nums)\n', '', { objects: true });
+    const rec = engine.record('def add(xs):\n    xs.append(4)\n    return xs\n\nnums = [1]\nout = add(nums)\n', '', { objects: true, heap: true });
     const inAdd = rec.events.find((e) => e.function === 'add' && e.event === 'line')!;
     expect(inAdd.globals).toEqual({ nums: '[1]' });
     expect(inAdd.ids!.xs).toBe(inAdd.global_ids!.nums);
@@ -37,7 +37,7 @@ describe('objects in the recording', () => {
   });
 
   it('shows the module\'s variables inside a function (not its functions), as `global` changes them', () => {
-    const rec = engine.record('counter = 0\n\ndef bump():\n    global counter\n    counter += 1\n\nbump()\nbump()\n', '', { objects: true });
+    const rec = engine.record('counter = 0\n\ndef bump():\n    global counter\n    counter += 1\n\nbump()\nbump()\n', '', { objects: true, heap: true });
     const returns = rec.events.filter((e) => e.function === 'bump' && e.event === 'return');
     expect(returns.map((e) => e.globals)).toEqual([{ counter: '1' }, { counter: '2' }]);
     expect(returns[0]!.locals).toEqual({});
@@ -49,7 +49,7 @@ describe('objects in the recording', () => {
     const rec = engine.record(
       'def make_counter():\n    count = 0\n    def inc():\n        nonlocal count\n        count += 1\n        return count\n    return inc\n\nc = make_counter()\nc()\n',
       '',
-      { objects: true },
+      { objects: true, heap: true },
     );
     const inc = rec.codes.find((c) => c.name === 'inc')!;
     expect(inc.free).toEqual(['count']);
@@ -60,14 +60,14 @@ describe('objects in the recording', () => {
   });
 
   it('shows only the globals a function reads or writes, or shares an object with', () => {
-    const rec = engine.record('big = list(range(5000))\nlimit = 3\nkept = []\n\ndef f(xs, x):\n    xs.append(x)\n    return x < limit\n\nf(kept, 1)\n', '', { objects: true });
+    const rec = engine.record('big = list(range(5000))\nlimit = 3\nkept = []\n\ndef f(xs, x):\n    xs.append(x)\n    return x < limit\n\nf(kept, 1)\n', '', { objects: true, heap: true });
     const inF = rec.events.find((e) => e.function === 'f' && e.event === 'line')!;
     expect(inF.globals).toEqual({ limit: '3', kept: '[]' });
     expect(inF.ids!.xs).toBe(inF.global_ids!.kept);
   });
 
   it('shows a global that a local of the same name hides, with its own value (issue 46)', () => {
-    const rec = engine.record('score = 10\n\ndef reset():\n    score = 0\n    return score\n\nreset()\n', '', { objects: true });
+    const rec = engine.record('score = 10\n\ndef reset():\n    score = 0\n    return score\n\nreset()\n', '', { objects: true, heap: true });
     const inReset = rec.events.filter((e) => e.function === 'reset');
     // at the call (no local yet), after `score = 0` and at the return: the global is still 10
     expect(inReset.map((e) => [e.event, e.locals.score, e.globals?.score])).toEqual([
@@ -77,13 +77,21 @@ describe('objects in the recording', () => {
       ['return', '0', '10'],
     ]);
     // a parameter hides one too
-    const param = engine.record('n = 5\n\ndef f(n):\n    return n\n\nf(1)\n', '', { objects: true });
+    const param = engine.record('n = 5\n\ndef f(n):\n    return n\n\nf(1)\n', '', { objects: true, heap: true });
     expect(param.events.find((e) => e.function === 'f' && e.event === 'line')!.globals).toEqual({ n: '5' });
   });
 
   it('records none of it without `objects` (training, the model\'s format)', () => {
     const rec = engine.record('a = [1]\nb = a\n\ndef f():\n    return a\n\nf()\n', '');
     expect(rec.events.some((e) => e.ids || e.globals || e.heap || e.heap_cut)).toBe(false);
+  });
+
+  it('walks no heap with `objects` alone (the CLI, DAP and MCP, which do not draw it)', () => {
+    const source = 'grid = [[0] * 3] * 3\ngrid[0][1] = 5\n';
+    const ids = engine.record(source, '', { objects: true });
+    expect(ids.events.some((e) => e.ids)).toBe(true);
+    expect(ids.events.some((e) => e.heap || e.heap_cut || e.heap_stopped)).toBe(false);
+    expect(engine.record(source, '', { objects: true, heap: true }).events.some((e) => e.heap)).toBe(true);
   });
 });
 
@@ -95,7 +103,7 @@ function graphAt(rec: Recording, i: number): Map<number, HeapBox> {
 
 describe('the heap graph in the recording', () => {
   it('draws grid = [[0] * 3] * 3 as one inner list three rows refer to, sent again only when it changes', () => {
-    const rec = engine.record('grid = [[0] * 3] * 3\ngrid[0][1] = 5\nrow = grid[1]\n', '', { objects: true });
+    const rec = engine.record('grid = [[0] * 3] * 3\ngrid[0][1] = 5\nrow = grid[1]\n', '', { objects: true, heap: true });
     const [first, second, third] = rec.events.filter((e) => e.ids?.grid !== undefined);
     const grid = first!.ids!.grid!;
     const inner = (first!.heap!.find((b) => b.id === grid) as { items: HeapCell[] }).items.map((c) => ('ref' in c ? c.ref : null));
@@ -143,7 +151,7 @@ describe('the heap graph in the recording', () => {
         '',
       ].join('\n'),
       '',
-      { objects: true },
+      { objects: true, heap: true },
     );
     const i = rec.events.findIndex((e) => e.line === 25);
     const end = rec.events[i]!;
@@ -172,7 +180,7 @@ describe('the heap graph in the recording', () => {
   });
 
   it('draws a list that contains itself as one box with an arrow to itself', () => {
-    const rec = engine.record('xs = [1]\nxs.append(xs)\nd = {"me": xs}\n', '', { objects: true });
+    const rec = engine.record('xs = [1]\nxs.append(xs)\nd = {"me": xs}\n', '', { objects: true, heap: true });
     const i = rec.events.length - 1;
     const e = rec.events[i]!;
     const xs = graphAt(rec, i).get(e.ids!.xs!)!;
@@ -181,7 +189,7 @@ describe('the heap graph in the recording', () => {
   });
 
   it('keeps to its caps: 30 items a box, 60 boxes an event, long values cut', () => {
-    const rec = engine.record('big = list(range(100))\nrows = [[[j] for j in range(30)] for i in range(3)]\ns = ["x" * 500]\nd = {i: i for i in range(40)}\nend = 1\n', '', { objects: true });
+    const rec = engine.record('big = list(range(100))\nrows = [[[j] for j in range(30)] for i in range(3)]\ns = ["x" * 500]\nd = {i: i for i in range(40)}\nend = 1\n', '', { objects: true, heap: true });
     const i = rec.events.length - 1;
     const e = rec.events[i]!;
     const boxes = graphAt(rec, i);
@@ -226,7 +234,7 @@ describe('the heap graph in the recording', () => {
         '',
       ].join('\n'),
       '',
-      { objects: true },
+      { objects: true, heap: true },
     );
     expect(rec.stdout).toBe('');
     const i = rec.events.length - 1;
@@ -244,7 +252,7 @@ describe('the heap graph in the recording', () => {
     const rec = engine.record(
       ['class Point:', '    __slots__ = ("x", "y")', '    def __init__(self):', '        self.x = 1', '', 'class Pet:', '    legs = 4', '', 'class Dog(Pet):', '    sound = "woof"', '', 'p = Point()', 'rex = Dog()', 'end = 1', ''].join('\n'),
       '',
-      { objects: true },
+      { objects: true, heap: true },
     );
     const i = rec.events.length - 1;
     const e = rec.events[i]!;
@@ -259,7 +267,7 @@ describe('the heap graph in the recording', () => {
     const rec = engine.record(
       ['a = [[1], [2]]', 'b = {"k": a[0]}', 'for i in range(6):', '    a[i % 2].append(i)', '    b[str(i)] = [i] * 2', '    if i == 3:', '        a[0] = a[1]', 'end = 1', ''].join('\n'),
       '',
-      { objects: true },
+      { objects: true, heap: true },
     );
     const check = (i: number): void => {
       const e = rec.events[i]!;
@@ -278,7 +286,7 @@ describe('the heap graph in the recording', () => {
   });
 
   it('stays small on a long loop: a 2,000-event recording carries a few bytes of heap an event', () => {
-    const rec = engine.record('grid = [[0] * 3 for _ in range(3)]\npets = {"rex": [1, 2]}\nfor i in range(2000):\n    grid[i % 3][i % 3] += 1\n', '', { objects: true, maxEvents: 2000 });
+    const rec = engine.record('grid = [[0] * 3 for _ in range(3)]\npets = {"rex": [1, 2]}\nfor i in range(2000):\n    grid[i % 3][i % 3] += 1\n', '', { objects: true, heap: true, maxEvents: 2000 });
     expect(rec.events).toHaveLength(2000);
     const bytes = JSON.stringify(rec.events.map((e) => [e.heap ?? null, e.heap_cut ?? null])).length;
     expect(bytes / rec.events.length).toBeLessThan(60);
@@ -330,10 +338,10 @@ describe('the cost of the heap walk', () => {
   it('draws the same heap with its caches as a walk that makes every box afresh at every event', () => {
     // no bound on the walk's time in either run: the walk without its caches is the slow one
     const unbounded = 't.HEAP_TIME_SHARE = float("inf")';
-    const cached = withTracer(unbounded, () => programs.map((source) => engine.record(source, '', { objects: true })));
+    const cached = withTracer(unbounded, () => programs.map((source) => engine.record(source, '', { objects: true, heap: true })));
     const fresh = withTracer(
       [unbounded, 'saved = t._Objects._heap', 'def fresh(self, record, roots):', '    self.made.clear()', '    self.cells.clear()', '    return saved(self, record, roots)', 't._Objects._heap = fresh'].join('\n'),
-      () => programs.map((source) => engine.record(source, '', { objects: true })),
+      () => programs.map((source) => engine.record(source, '', { objects: true, heap: true })),
     );
     cached.forEach((rec, i) => {
       expect(rec.events.some((e) => e.heap)).toBe(true);
@@ -342,8 +350,8 @@ describe('the cost of the heap walk', () => {
   });
 
   it('leaves the recording as it was when the walk stays within its share of the time limit', () => {
-    const bounded = programs.map((source) => engine.record(source, '', { objects: true, timeLimit: 30 }));
-    const unbounded = withTracer('t.HEAP_TIME_SHARE = float("inf")', () => programs.map((source) => engine.record(source, '', { objects: true, timeLimit: 30 })));
+    const bounded = programs.map((source) => engine.record(source, '', { objects: true, heap: true, timeLimit: 30 }));
+    const unbounded = withTracer('t.HEAP_TIME_SHARE = float("inf")', () => programs.map((source) => engine.record(source, '', { objects: true, heap: true, timeLimit: 30 })));
     bounded.forEach((rec, i) => {
       expect(rec.events.some((e) => e.heap_stopped)).toBe(false);
       expect(JSON.stringify(rec), `program ${i}`).toBe(JSON.stringify(unbounded[i]));
@@ -351,7 +359,7 @@ describe('the cost of the heap walk', () => {
   });
 
   it('stops drawing the heap past its share of the time limit, says where, and records the rest as before', () => {
-    const rec = engine.record(linkedList(null), '', { objects: true, timeLimit: 1, maxEvents: 100_000 });
+    const rec = engine.record(linkedList(null), '', { objects: true, heap: true, timeLimit: 1, maxEvents: 100_000 });
     expect(rec.exit.status).toBe('timeout');
     const k = rec.events.findIndex((e) => e.heap_stopped);
     expect(k).toBeGreaterThan(0);

@@ -38,6 +38,9 @@ export interface RecordOptions {
   /** Each event also says which names refer to one object (`ids`), and a function's events the
    * module's variables (`globals`): for the views, never the model's text. */
   objects?: boolean;
+  /** With `objects`: the heap's boxes too (`heap`, trace.md), which only the app draws; the walk
+   * costs up to a quarter of the run's time limit, so the other faces leave it out. */
+  heap?: boolean;
 }
 
 /** An expression to evaluate at event `at`, in the frame numbered `frame` there (the event's own
@@ -63,6 +66,7 @@ export interface TracerOptions {
   stdin?: string;
   modules?: Readonly<Record<string, string>>;
   objects?: boolean;
+  heap?: boolean;
   files?: Readonly<Record<string, string>>;
   blobs?: Readonly<Record<string, string>>;
   main_file?: string;
@@ -81,6 +85,7 @@ export function tracerOptions(options: RecordOptions): TracerOptions {
   if (options.stdin !== undefined) py.stdin = options.stdin;
   if (options.modules && Object.keys(options.modules).length > 0) py.modules = options.modules;
   if (options.objects) py.objects = true;
+  if (options.objects && options.heap) py.heap = true;
   if (options.files && Object.keys(options.files).length > 0) py.files = options.files;
   if (options.blobs && Object.keys(options.blobs).length > 0) py.blobs = options.blobs;
   if (options.mainFile !== undefined) py.main_file = options.mainFile;

@@ -471,7 +471,7 @@ class _Objects:
     ``heap_seconds``: how long the heap walk may take, all events together (None: no bound); past
     it the next event says ``heap_stopped`` and no later one walks the heap."""
 
-    def __init__(self, reprer: Any, heap_seconds: float | None = None) -> None:
+    def __init__(self, reprer: Any, heap_seconds: float | None = None, heap: bool = True) -> None:
         self.repr = reprer
         self.user_modules: frozenset[str] = getattr(reprer, "user_modules", MAIN_MODULES)
         self.numbers: dict[int, int] = {}
@@ -488,6 +488,8 @@ class _Objects:
         self.default_reprs: dict[type, str] = {}
         self.plans: dict[type, tuple[Any, ...]] = {}
         self.heap_seconds = heap_seconds
+        # Only the app draws the heap: the other faces' runs number the objects and leave the walk out.
+        self.heap = heap
         self.heap_spent = 0.0
         self.heap_stopped = False
 
@@ -577,7 +579,7 @@ class _Objects:
             # deep in a recursion: the event keeps its locals, without identities
             record.pop("ids", None)
             return
-        if self.heap_stopped:
+        if not self.heap or self.heap_stopped:
             return
         if self.heap_seconds is not None and self.heap_spent > self.heap_seconds:
             # Drawing the heap further would cost the run its time limit: the views say where it
@@ -818,6 +820,7 @@ class Recorder:
         user_files: dict[str, int] | None = None,
         user_modules: frozenset[str] | None = None,
         evaluate: tuple[int, int | None, types.CodeType] | None = None,
+        heap: bool = False,
     ) -> None:
         # The program's own files (co_filename -> index in the recording's `files`): the main
         # file, and a project's other modules. Everything else (the standard library) is skipped.
@@ -830,7 +833,8 @@ class Recorder:
         self.max_events = max_events
         self.time_limit = time_limit
         self.repr = _Reprer(max_repr, user_modules or MAIN_MODULES)
-        self.objects = _Objects(self.repr, None if time_limit is None else time_limit * HEAP_TIME_SHARE) if objects else None
+        heap_seconds = None if time_limit is None else time_limit * HEAP_TIME_SHARE
+        self.objects = _Objects(self.repr, heap_seconds, heap) if objects else None
         self.events: list[dict[str, Any]] = []
         self.frame_ids: dict[int, int] = {}
         self.frames_alive: list[types.FrameType] = []  # keeps id() values from being reused
@@ -1333,6 +1337,7 @@ def record(
     project: dict[str, Any] | None = None,
     argv: list[str] | None = None,
     evaluate: dict[str, Any] | None = None,
+    heap: bool = False,
 ) -> dict[str, Any]:
     """Run ``source`` (and then ``call``, an expression such as ``f([3, 1, 2])``, if given) under the
     tracer. Never raises for problems of the user's program: they end up in ``exit``.
@@ -1397,7 +1402,7 @@ def record(
     if project is not None:
         result["files"] = [str(project.get("main") or USER_FILENAME), *(str(f) for f in project.get("files") or [])]
     recorder = Recorder(max_events, max_repr, time_limit, *what_if, objects=objects, user_files=user_files,
-                        user_modules=_user_modules(project), evaluate=asked)
+                        user_modules=_user_modules(project), evaluate=asked, heap=heap)
     saved_argv = sys.argv
     sys.argv = [result["files"][0] if project is not None else USER_FILENAME, *(str(a) for a in argv or [])]
     saved_stdout, saved_stderr, saved_stdin, saved_input = sys.stdout, sys.stderr, sys.stdin, builtins.input

@@ -30,7 +30,7 @@ export type { Candidate, GuessReport };
 export type EngineName = 'real' | 'neural' | 'both';
 
 /** What a session's every run is given: its limits, its input and arguments, its other files. */
-type RunLimit = 'maxEvents' | 'timeLimit' | 'maxRepr' | 'modules' | 'stdin' | 'objects' | 'files' | 'blobs' | 'mainFile' | 'argv';
+type RunLimit = 'maxEvents' | 'timeLimit' | 'maxRepr' | 'modules' | 'stdin' | 'objects' | 'heap' | 'files' | 'blobs' | 'mainFile' | 'argv';
 
 export const ENGINES: readonly EngineName[] = ['real', 'neural', 'both'];
 

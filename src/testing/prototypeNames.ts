@@ -38,10 +38,10 @@ export const PROTOTYPE_NAMES_PROGRAM = [
 /** The program's output: a right-to-left override and its end, raw. */
 export const PROTOTYPE_NAMES_OUTPUT = 'before \u202edesrever\u202c after\n';
 
-/** The program recorded with `objects` (the views' identities), in this process's engine. */
+/** The program recorded with `objects` and `heap` (the views' identities and the app's heap), in this process's engine. */
 export async function recordPrototypeNames(): Promise<Recording> {
   const engine = await loadNodeEngine();
-  return engine.record(PROTOTYPE_NAMES_PROGRAM, '', { objects: true });
+  return engine.record(PROTOTYPE_NAMES_PROGRAM, '', { objects: true, heap: true });
 }
 
 /** The recording written as `ndb trace --json` lines and read back (core/traceJsonl.ts), with a

@@ -13,7 +13,7 @@ export type Command = Move | { kind: 'restart' };
 export type CommandKind = Command['kind'];
 
 /** What every run gets (core/limits.ts; the user may raise the limits). */
-export const RECORD_OPTIONS = LIVE_LIMITS;
+export const RECORD_OPTIONS = { ...LIVE_LIMITS, heap: true } as const;
 
 /** What the debugger reports after each move. */
 export type DebuggerEvent =

@@ -17,9 +17,6 @@ export const TRACE_PAGE_CHARS = 60_000;
 // an answer's parts are said in the description, not each field in the schema (the tool list is read at every listing)
 const anyObject = z.unknown();
 
-/** Fields of an event that only the app's heap view reads (trace.md: `heap`). */
-const HEAP_DELTA_FIELDS = ['heap', 'heap_cut', 'heap_stopped'] as const;
-
 export function registerTrace(server: McpServer, deps: ToolDeps): void {
   tool(
     server,
@@ -58,10 +55,7 @@ export function registerTrace(server: McpServer, deps: ToolDeps): void {
       for (; i < rec.events.length && events.length < limit; i++) {
         const e = rec.events[i]!;
         if (!matches(e)) continue;
-        const event: Record<string, unknown> = { index: i, file: eventFile(rec, e), ...e };
-        // The heap's boxes are sent when they change (a delta the app folds per stop): read one
-        // event at a time they would be a partial, misleading picture, and long.
-        for (const field of HEAP_DELTA_FIELDS) delete event[field];
+        const event = { index: i, file: eventFile(rec, e), ...e };
         chars += JSON.stringify(event).length + 1;
         if (chars > TRACE_PAGE_CHARS && events.length > 0) break;
         events.push(event);
