@@ -79,12 +79,12 @@ function missingModelsAre404(): Plugin {
   };
 }
 
-/** The dev server's copy of the Python engine's code as one script (src/realEngine/engineFrame.ts):
+/** The dev server's copy of the Python engine's code as one script (src/realEngine/browser/engineFrame.ts):
  * the engine runs in a worker made from a blob: URL in an opaque-origin frame, which cannot import
  * the dev server's modules one by one, so it gets them bundled, as `vite build` bundles them. */
 function pythonEngineForDev(): Plugin {
   const path = `${base}@ndb/python-engine.js`;
-  const entry = fileURLToPath(new URL('./src/realEngine/pyodide.worker.ts', import.meta.url));
+  const entry = fileURLToPath(new URL('./src/realEngine/browser/pyodide.worker.ts', import.meta.url));
   const bundle = async (): Promise<string> => {
     const out = await build({
       configFile: false,

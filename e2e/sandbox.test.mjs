@@ -5,7 +5,7 @@
 // layer and holding the worker's real global object, a program still creates no storage (no
 // storage bucket, cache, database or OPFS file) and sends no request, to the app's origin or to a
 // server the test runs: the worker lives in an opaque-origin frame under a policy that allows no
-// request (src/realEngine/engineFrame.ts). An exception's message is shown as text, never as
+// request (src/realEngine/browser/engineFrame.ts). An exception's message is shown as text, never as
 // Markdown: no image fetched, no link made.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';

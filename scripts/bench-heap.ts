@@ -7,11 +7,11 @@
 // time in that run), the best of REPS runs (default 3); then each loop for 10,000 events under the
 // faces' default time limit (8 s), to show where the walk's share of the time limit stops it
 // (`heap_stopped`). TRACER.py: another tracer to measure (an older one: `git show
-// REV:src/realEngine/tracer.py > /tmp/old.py`), else this checkout's. On a busy machine compare
+// REV:src/realEngine/python/tracer.py > /tmp/old.py`), else this checkout's. On a busy machine compare
 // `walk`: the whole runs' times move with the load.
 import { readFileSync } from 'node:fs';
 import { loadPyodide } from 'pyodide';
-import { engineSources } from '../src/realEngine/node';
+import { engineSources } from '../src/realEngine/node/node';
 import { RealEngine, sandboxJsGlobals } from '../src/realEngine/realEngine';
 
 const PROGRAMS: Record<string, string> = {

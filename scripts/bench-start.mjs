@@ -7,7 +7,7 @@
 // - prompt: `ndb debug prog.py` (interactive, on a pipe) until its first `(ndb) ` prompt;
 // - dap:    `ndb dap`, initialize → launch (stopOnEntry) → configurationDone, until the `stopped` event;
 // - mcp:    `ndb mcp`, connected with the MCP SDK's client, until the first start_session answers;
-// - engine: one engine process (src/realEngine/engineChild.ts), from its spawn to `ready`, started
+// - engine: one engine process (src/realEngine/node/engineChild.ts), from its spawn to `ready`, started
 //           from the saved interpreter (engineSnapshot.ts) and the plain way (NDB_ENGINE_SNAPSHOT=0).
 //
 // Each face's time runs from the spawn of its command to the first stop, so it includes Node's and
@@ -173,7 +173,7 @@ async function mcpFirstStart() {
 async function engineStarts() {
   const { register } = await import('tsx/esm/api');
   register();
-  const { ProcessHost } = await import('../src/realEngine/processHost.ts');
+  const { ProcessHost } = await import('../src/realEngine/node/processHost.ts');
   const result = {};
   for (const [name, snapshots] of [
     ['restored', undefined],

@@ -13,7 +13,7 @@ const PYTHON = '/usr/bin/python3';
 /** Each need: the Debian packages that provide it, and how to tell it is there. */
 const NEEDS = [
   { packages: ['chromium'], present: () => existsSync('/usr/bin/chromium') },
-  // The operating system's sandbox of the Node faces' engine (src/realEngine/osSandbox.ts).
+  // The operating system's sandbox of the Node faces' engine (src/realEngine/node/osSandbox.ts).
   { packages: ['bubblewrap'], present: () => existsSync('/usr/bin/bwrap') },
   { packages: ['python3-pytest'], present: () => pythonHas('pytest') },
   { packages: ['python3-numpy'], present: () => pythonHas('numpy') },

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from './realEngine/node';
+import { REPO_ROOT } from './util/repoRoot';
 
 /** Layer → the layers (folders of src/) it may import besides itself. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
@@ -26,6 +26,22 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // test support: may drive any layer but the CLI, and only tests import it (no layer lists it)
   testing: ['util', 'core', 'realEngine', 'neuralEngine', 'session', 'eval', 'dap', 'mcp'],
 };
+
+/** Folders that run in one runtime, and the folders they may never import, whatever the table
+ * above allows (docs/architecture.md): the real engine's browser side (the Pyodide worker, its
+ * frame and client) runs where there is no Node, its Node side (engine processes, the OS sandbox,
+ * the saved interpreter) where there is no DOM; the app uses only the browser side, the Node
+ * faces only the Node side, and the session layer, which serves both, neither. */
+const NEVER_IMPORTS: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ['realEngine/browser/', ['realEngine/node/']],
+  ['realEngine/node/', ['realEngine/browser/']],
+  ['ui/', ['realEngine/node/']],
+  ['session/', ['realEngine/browser/', 'realEngine/node/']],
+  ['eval/', ['realEngine/browser/']],
+  ['cli/', ['realEngine/browser/']],
+  ['dap/', ['realEngine/browser/']],
+  ['mcp/', ['realEngine/browser/']],
+];
 
 const IMPORT = /(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g;
 
@@ -56,6 +72,11 @@ function violations(files: Files): { wrong: string[]; checked: number } {
       const target = join(rel, '..', m[1]!);
       const targetLayer = target.split('/')[0]!;
       checked++;
+      const never = NEVER_IMPORTS.find(([folder]) => rel.startsWith(folder))?.[1] ?? [];
+      if (never.some((folder) => target.startsWith(folder))) {
+        wrong.push(`${rel} imports ${target}`);
+        continue;
+      }
       if (targetLayer === layer || target.startsWith('..')) continue;
       if (allowed.includes(targetLayer)) continue;
       wrong.push(`${rel} imports ${target}`);
@@ -102,6 +123,25 @@ describe('layers', () => {
         { rel: 'dap/u.ts', text: "const { i } = await import('../eval/bench');" },
       ]).wrong,
     ).toEqual(['core/x.ts imports ui/status', 'session/y.ts imports cli/main', 'mcp/z.ts imports cli/stdio', 'eval/w.ts imports mcp/server', 'session/v.ts imports eval/replay']);
+  });
+
+  it("catches one runtime's side of the real engine importing the other's", () => {
+    expect(
+      violations([
+        { rel: 'realEngine/browser/a.ts', text: "import { b } from '../node/processHost';\nimport { c } from '../engineProtocol';" },
+        { rel: 'realEngine/node/d.ts', text: "import type { E } from '../browser/workerProtocol';\nimport { f } from './engineChild';" },
+        { rel: 'ui/g.ts', text: "import { h } from '../realEngine/node/nodeHosts';\nimport { i } from '../realEngine/browser/client';" },
+        { rel: 'session/j.ts', text: "import type { K } from '../realEngine/browser/client';\nimport type { L } from '../realEngine/engineProtocol';" },
+        { rel: 'mcp/m.ts', text: "import { n } from '../realEngine/browser/client';\nimport { o } from '../realEngine/node/engineWait';" },
+        { rel: 'realEngine/p.ts', text: "import { q } from './browser/client';" },
+      ]).wrong,
+    ).toEqual([
+      'realEngine/browser/a.ts imports realEngine/node/processHost',
+      'realEngine/node/d.ts imports realEngine/browser/workerProtocol',
+      'ui/g.ts imports realEngine/node/nodeHosts',
+      'session/j.ts imports realEngine/browser/client',
+      'mcp/m.ts imports realEngine/browser/client',
+    ]);
   });
 
   it('the app builds no guessed call and checks none on its own: the session layer does', () => {

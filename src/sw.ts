@@ -14,7 +14,7 @@
 //   which sends `SKIP_WAITING`. Activation deletes the older app and model caches.
 // - ORT's WebGPU build (27 MB) is cached when first used, not on install.
 // - Every same-origin response gets COOP/COEP/CORP headers. (The Python worker needs nothing from
-//   here: it runs in a sandboxed frame whose policy is in its own document, src/realEngine/engineFrame.ts.)
+//   here: it runs in a sandboxed frame whose policy is in its own document, src/realEngine/browser/engineFrame.ts.)
 
 interface ManifestEntry {
   url: string;

@@ -9,9 +9,9 @@ import { loadPyodide } from 'pyodide';
 import { register } from 'tsx/esm/api';
 
 register();
-const { engineSources } = await import('../src/realEngine/node.ts');
+const { engineSources } = await import('../src/realEngine/node/node.ts');
 const { RealEngine, sandboxJsGlobals } = await import('../src/realEngine/realEngine.ts');
-// As loadNodeEngine (src/realEngine/node.ts) loads it, with one difference: a fixed string hash
+// As loadNodeEngine (src/realEngine/node/node.ts) loads it, with one difference: a fixed string hash
 // seed. Each Pyodide otherwise draws its own, so a set of strings shows its items in another order
 // in every tracer process, and a dataset could not be built again byte for byte from its recipe
 // (nor the live source draw the builder's documents).

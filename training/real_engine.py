@@ -1,4 +1,4 @@
-"""The real engine's tracer, imported from its one copy in ``src/realEngine/tracer.py``.
+"""The real engine's tracer, imported from its one copy in ``src/realEngine/python/tracer.py``.
 
 The app loads that file into Pyodide; the training pipeline imports it through this module, so that
 ground truth in the browser and training data come from the same code.
@@ -10,7 +10,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
-ENGINE_DIR = Path(__file__).resolve().parents[1] / "src" / "realEngine"
+ENGINE_DIR = Path(__file__).resolve().parents[1] / "src" / "realEngine" / "python"
 TRACER_PATH = ENGINE_DIR / "tracer.py"
 
 

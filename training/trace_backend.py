@@ -1,7 +1,7 @@
 """Records programs with CPython >= 3.12, the version the app runs (docs/architecture.md#python-versions).
 
 With Python >= 3.12 the recording is made in-process by the real engine's tracer (``real_engine.py``,
-``src/realEngine/tracer.py``); with an older Python, through its own ``node
+``src/realEngine/python/tracer.py``); with an older Python, through its own ``node
 training/pyodide_trace.mjs`` (CPython 3.14 in Pyodide), which is killed and restarted when a
 program does not come back within ``hard_timeout`` seconds.
 
@@ -29,7 +29,7 @@ IN_PROCESS = sys.version_info >= (3, 12)
 # Programs that this project's own generators write (the function generator, the Python families,
 # the builtins mix): no imports beyond a few pure standard-library modules, no files, processes,
 # network, asyncio or tracer of their own. ``record(..., trusted=True)`` traces them without the
-# sandbox's enter and exit (``src/realEngine/sandbox.py``: ~10 % of a live worker's time, spent
+# sandbox's enter and exit (``src/realEngine/python/sandbox.py``: ~10 % of a live worker's time, spent
 # walking ``sys.modules`` twice a program); the recordings are the same (test_trace_backend.py
 # checks it for each origin), and the tracer's time limit and the worker's per-program timeout
 # bound them as before. Real code (the corpus, the stdlib, Debian's tests) keeps the sandbox.

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engineCommand } from '../realEngine/engineChild';
-import { REPO_ROOT } from '../realEngine/node';
+import { engineCommand } from '../realEngine/node/engineChild';
+import { REPO_ROOT } from '../util/repoRoot';
 import { hostilePrograms, unixSocketProgram } from '../testing/hostilePrograms';
 import { main } from './main';
 

@@ -4,7 +4,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeF
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../realEngine/node';
+import { REPO_ROOT } from '../util/repoRoot';
 import { main } from './main';
 
 const dir = mkdtempSync(join(tmpdir(), 'ndb-evalsets-'));

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, SERVER_LIMIT_CEILING } from '../core/limits';
-import { REPO_ROOT } from '../realEngine/node';
+import { REPO_ROOT } from '../util/repoRoot';
 import { loadInProcessHost, type PythonHost } from '../realEngine/pythonHost';
 import { PromptSession } from '../session/promptSession';
 import { parseArgs, UsageError } from './args';

@@ -1,6 +1,8 @@
 // The `ndb` command line: the same core as the app, the real engine on Pyodide under Node.
 
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../util/repoRoot';
 import { ActionSyntaxError, formatMoveStep, parseMoveStepList } from '../core/actions';
 import type { DebugState } from '../core/state';
 import { jsonLine, oneLine } from '../core/terminalText';
@@ -51,6 +53,7 @@ Usage:
                    (an MCP server on stdio: tools for agents; start_session's path reads only under the roots,
                    default the working directory)
   ndb bench [--model DIR] [--dtype D] [--programs N] [--max-new-tokens N] [--runs N] [--json]
+  ndb --version
 
 A program is its file's folder: every .py file below it is recorded too (stepping enters imported
 modules, each stop names its file), its other files are read-only copies the program can open
@@ -88,6 +91,21 @@ before its first stop, on stderr with --actions.
 `;
 
 type Out = (line: string) => void;
+
+/** `ndb --version`: this checkout's version, and the model the faces load by default. */
+function versionText(): string {
+  const read = (file: string): Record<string, unknown> => {
+    try {
+      const value: unknown = JSON.parse(readFileSync(join(REPO_ROOT, file), 'utf8'));
+      return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+    } catch {
+      return {};
+    }
+  };
+  const version = read('package.json').version;
+  const model = read('public/models/index.json').default;
+  return `ndb ${typeof version === 'string' ? version : '?'} (model ${typeof model === 'string' ? model : 'none'}, Node ${process.version})`;
+}
 
 export async function main(argv: string[], out: Out = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
   const [command, ...rest] = argv;
@@ -131,6 +149,11 @@ export async function main(argv: string[], out: Out = (l) => process.stdout.writ
         const { formatCommand } = await import('./format');
         return await formatCommand(parseArgs(rest, []), out);
       }
+      case '--version':
+      case '-V':
+      case 'version':
+        out(versionText());
+        return 0;
       case undefined:
       case 'help':
       case '--help':

@@ -4,7 +4,7 @@
 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../realEngine/node';
+import { REPO_ROOT } from '../util/repoRoot';
 import { readProject } from '../session/projectFiles';
 import { makeLinkTrap, SECRET } from '../testing/linkTrap';
 import { projectBdb } from '../testing/oracle';

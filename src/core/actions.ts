@@ -39,6 +39,17 @@ export const INV_CONTINUE = { kind: 'inv_continue' } as const;
 /** A move of the debugger: one of the model's actions, or reverse continue. */
 export type Move = Action | typeof INV_CONTINUE;
 
+/** pdb's `until [LINE]` (bdb's set_until, core/navigator.ts): on to the first line or exception of
+ * this frame at line `target` of its file (default: the line after the current one) or past it, or
+ * to this frame's return (a generator's returns ignored), a breakpoint stopping it anywhere on the
+ * way; exception stops come first as in the other forward moves. At a return (or before the start)
+ * it steps on into the caller, as step_over does. No model action: where it stops where step_over
+ * would, the model follows it as step_over (followedAction). */
+export interface Until {
+  kind: 'until';
+  target?: number;
+}
+
 export type MoveKind = SimpleAction | typeof INV_CONTINUE.kind;
 
 /** The names of a move: ndb's own (`kind`), the prompt's (pdb's, gdb's for the moves back; the

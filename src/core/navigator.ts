@@ -33,6 +33,12 @@ export interface BreakCondition {
   hitCount?: number;
 }
 
+/** pdb's `until [LINE]`, bdb's set_until (Navigator.until). */
+interface Until {
+  kind: 'until';
+  line?: number;
+}
+
 const STEP_ANYWHERE: StopInfo = { stopframe: NONE, returnframe: NONE, stoplineno: 0, cmdframe: NONE, cmdlineno: null };
 
 export class Navigator {
@@ -97,6 +103,16 @@ export class Navigator {
       default:
         this.pos = this.forward(action);
     }
+    return this.pos;
+  }
+
+  /** pdb's `until [LINE]` (bdb's set_until): on to the first line or exception of this frame at
+   * `line` (default: the line after the current one) or past it, or to this frame's return (a
+   * generator's returns ignored, as bdb ignores them), breakpoints stopping it anywhere on the way.
+   * At a return (or before the start) it steps on into the caller, as step_over does. No model
+   * action: the session's moves (session/moves.ts) make it. */
+  until(line?: number): Position {
+    this.pos = this.forward({ kind: 'until', ...(line !== undefined ? { line } : {}) });
     return this.pos;
   }
 
@@ -190,7 +206,7 @@ export class Navigator {
     return code !== undefined && (this.recording.codes[code]?.generator ?? false);
   }
 
-  private forward(action: Action): Position {
+  private forward(action: Action | Until): Position {
     const events = this.recording.events;
     const n = events.length;
     if (this.pos >= n) return n;
@@ -214,6 +230,9 @@ export class Navigator {
         break;
       case 'step_over':
         st = { stopframe: here, returnframe: NONE, stoplineno: 0, cmdframe: here, cmdlineno: cur.line };
+        break;
+      case 'until':
+        st = { stopframe: here, returnframe: here, stoplineno: action.line ?? cur.line + 1, cmdframe: NONE, cmdlineno: null };
         break;
       case 'step_return':
         st = this.isGenerator(here)

@@ -56,6 +56,12 @@ export class RecordingSession {
     return this.nav.position;
   }
 
+  /** pdb's `until [LINE]` (Navigator.until). */
+  until(line?: number): Position {
+    this.settle(this.nav.until(line));
+    return this.nav.position;
+  }
+
   /** Moves to any position (the timeline). */
   jump(pos: Position): void {
     this.nav.jump(pos);

@@ -1,4 +1,4 @@
-// The recording made by the tracer (src/realEngine/tracer.py); docs/trace.md describes every field.
+// The recording made by the tracer (src/realEngine/python/tracer.py); docs/trace.md describes every field.
 // The schema every other part of core reads: it imports nothing.
 
 export type EventKind = 'call' | 'line' | 'return' | 'exception';

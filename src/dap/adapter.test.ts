@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { engineCommand } from '../realEngine/engineChild';
+import { engineCommand } from '../realEngine/node/engineChild';
 import { hostilePrograms, unixSocketProgram } from '../testing/hostilePrograms';
 import { act, dapClient, launch, where } from '../testing/dapClient';
 import { debugJsonStates } from '../testing/debugStates';

@@ -21,7 +21,7 @@ import type { ExceptionMode } from '../session/exceptionStops';
 import { eventKey, lineKey } from '../core/location';
 import { logLine } from '../util/stdio';
 import { own } from '../core/names';
-import { engineSandboxNotice } from '../realEngine/engineChild';
+import { engineSandboxNotice } from '../realEngine/node/engineChild';
 import { loadPythonHost, type PythonHost } from '../realEngine/pythonHost';
 import { checkBreakpoints, type CheckedBreakpoint, type RequestedBreakpoint } from './breakpoints';
 import { framesAt, functionAtLine, type FrameView } from './frames';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../realEngine/node';
+import { REPO_ROOT } from '../util/repoRoot';
 import { readProject } from '../session/projectFiles';
 import { act, dapClient, launch, nextStop } from '../testing/dapClient';
 import { makeLinkTrap, SECRET } from '../testing/linkTrap';

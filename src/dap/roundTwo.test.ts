@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../realEngine/node';
+import { REPO_ROOT } from '../util/repoRoot';
 import { act, dapClient, launch } from '../testing/dapClient';
 
 const MAIN = join(REPO_ROOT, 'fixtures/project/shop/main.py');

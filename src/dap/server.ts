@@ -2,7 +2,7 @@
 // other DAP client. Logs go to stderr; stdout carries the protocol only.
 
 import { OutputEvent } from '@vscode/debugadapter';
-import { setEngineWaitNotice } from '../realEngine/engineWait';
+import { setEngineWaitNotice } from '../realEngine/node/engineWait';
 import { claimStdout, logLine } from '../util/stdio';
 import { NdbDebugAdapter } from './adapter';
 

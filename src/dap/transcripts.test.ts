@@ -6,8 +6,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../realEngine/node';
-import { engineSandboxNotice } from '../realEngine/engineChild';
+import { REPO_ROOT } from '../util/repoRoot';
+import { engineSandboxNotice } from '../realEngine/node/engineChild';
 import { recordTranscript, type ScriptStep } from '../testing/dapTranscript';
 
 const DIR = join(REPO_ROOT, 'fixtures/dap');

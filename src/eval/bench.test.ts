@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseProgramHeader } from '../core/programHeader';
 import { defaultModelDir, loadNodeModel } from '../neuralEngine/nodeModel';
-import { REPO_ROOT } from '../realEngine/node';
+import { REPO_ROOT } from '../util/repoRoot';
 import { loadPythonHost } from '../realEngine/pythonHost';
 import { medianResult, runBench } from './bench';
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Recording } from '../core/trace';
-import { loadNodeEngine } from '../realEngine/node';
+import { loadNodeEngine } from '../realEngine/node/node';
 import { classBreakpoints, crossesCall, jumpReport, programsOf, type JumpCase } from './jumps';
 
 const c = (direct: boolean, confidence: number, composed: boolean, steps = 3): JumpCase => ({ direct, confidence, composed, steps, reached: composed });

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseProgramHeader } from '../core/programHeader';
-import { REPO_ROOT } from '../realEngine/node';
+import { REPO_ROOT } from '../util/repoRoot';
 import type { BenchProgram } from './bench';
 
 /** A set file that cannot be read or parsed, or labels that do not fit the files: the user's

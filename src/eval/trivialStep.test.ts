@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { compareStates } from '../core/compare';
 import { RecordingSession } from '../core/recordingSession';
 import type { Recording } from '../core/trace';
-import { loadNodeEngine } from '../realEngine/node';
+import { loadNodeEngine } from '../realEngine/node/node';
 import { trivialNext } from './trivialStep';
 
 const SOURCE = 'def total(n):\n    s = 0\n    s = s + n\n    return s\n\ndef main():\n    t = total(2)\n    return t\n';

@@ -4,7 +4,7 @@
 // moment are each served, none ended by another's request.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINE_OUTPUT_BYTES } from '../realEngine/outputBudget';
+import { ENGINE_OUTPUT_BYTES } from '../realEngine/node/outputBudget';
 import { startMcp, type McpTestClient } from '../testing/mcpClient';
 
 let mcp: McpTestClient;

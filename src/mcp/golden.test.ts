@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../realEngine/node';
+import { REPO_ROOT } from '../util/repoRoot';
 import { startMcp, type McpTestClient } from '../testing/mcpClient';
 
 const DIR = join(REPO_ROOT, 'fixtures/mcp');

@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { EventEmitter } from 'node:events';
-import { ProcessPool } from '../realEngine/processPool';
+import { ProcessPool } from '../realEngine/node/processPool';
 import type { LiveModel } from '../session/liveSession';
 import { LOOP_LINE, writeSmallerProject } from '../testing/smallerPrograms';
 import { MAX_SESSIONS, SessionRegistry } from './sessions';

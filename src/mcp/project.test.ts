@@ -5,7 +5,7 @@
 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../realEngine/node';
+import { REPO_ROOT } from '../util/repoRoot';
 import { readProject } from '../session/projectFiles';
 import { makeLinkTrap, SECRET, TRAP_LINKS } from '../testing/linkTrap';
 import { startMcp, type McpTestClient } from '../testing/mcpClient';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engineCommand } from '../realEngine/engineChild';
+import { engineCommand } from '../realEngine/node/engineChild';
 import { debugJsonStates } from '../testing/debugStates';
 import { engineProcesses } from '../testing/engineProcesses';
 import { hostilePrograms, POISONING_PROGRAM, unixSocketProgram } from '../testing/hostilePrograms';

@@ -6,7 +6,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { loadLiveModel } from '../session/liveModel';
 import { claimStdout, logLine } from '../util/stdio';
 import type { ModelDtype } from '../neuralEngine/modelConfig';
-import { engineSandboxNotice } from '../realEngine/engineChild';
+import { engineSandboxNotice } from '../realEngine/node/engineChild';
 import { loadPythonPool } from '../realEngine/pythonHost';
 import { SessionRegistry } from './sessions';
 import { registerTools } from './tools';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../realEngine/node';
+import { REPO_ROOT } from '../util/repoRoot';
 import { argmax, CausalLM, type TensorFactory } from './causalLm';
 
 const SHAPE = { layers: 2, kvHeads: 2, headDim: 8 };

@@ -7,7 +7,7 @@ import type { Action } from '../core/actions';
 import { renderAction, renderState, type ParseResult } from '../core/format';
 import { TOKENS } from '../core/stateGrammar';
 import type { Recording } from '../core/trace';
-import { loadNodeEngine } from '../realEngine/node';
+import { loadNodeEngine } from '../realEngine/node/node';
 import { shippedTokenizer } from '../testing/testTokenizer';
 import type { CausalLM, GenerateOptions, GenerateResult } from './causalLm';
 import { composedConfidence, composeJump } from './composeJump';

@@ -1,5 +1,5 @@
 // The main thread's side of the model worker: typed messages in, promises out (like
-// src/realEngine/client.ts for Pyodide, with the same pending requests: core/requests.ts).
+// src/realEngine/browser/client.ts for Pyodide, with the same pending requests: core/requests.ts).
 //
 // One worker runs one model on one backend; switching the backend replaces the worker. A session
 // is begun for each recording (`begin`, with an epoch); each debugger action is one `step`

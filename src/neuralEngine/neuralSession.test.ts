@@ -6,7 +6,7 @@ import { renderAction, renderContext, renderState, sourceLines, type FormatState
 import { TOKENS } from '../core/stateGrammar';
 import { formatStateAt, promptForNext } from '../core/trajectory';
 import type { Recording } from '../core/trace';
-import { loadNodeEngine } from '../realEngine/node';
+import { loadNodeEngine } from '../realEngine/node/node';
 import type { CausalLM, GenerateOptions, GenerateResult } from './causalLm';
 import { shippedTokenizer } from '../testing/testTokenizer';
 import { NeuralSession } from './neuralSession';

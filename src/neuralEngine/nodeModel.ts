@@ -3,9 +3,9 @@
 
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AutoTokenizer, env } from '@huggingface/transformers';
 import * as ort from 'onnxruntime-node';
+import { REPO_ROOT } from '../util/repoRoot';
 import { CausalLM, type TensorFactory } from './causalLm';
 import { wrapTokenizer } from './hfTokenizer';
 import { calibrationOf, decoderShape, ModelFolderError, onnxFileName, type HfConfig, type ModelDtype } from './modelConfig';
@@ -21,9 +21,15 @@ export interface LoadedModel {
   loadMs: number;
 }
 
+/** The shipped models' folder, found from the repository's root rather than from this module:
+ * the CLI also runs this code from its esbuild bundle (build/cli/<dir>/), at another depth. */
+function modelsDir(): string {
+  return join(REPO_ROOT, 'public/models');
+}
+
 /** The model the app uses by default: public/models/index.json names it. */
 export function defaultModelDir(): string {
-  const models = fileURLToPath(new URL('../../public/models/', import.meta.url));
+  const models = modelsDir();
   const index = join(models, 'index.json');
   if (!existsSync(index)) throw new ModelFolderError('no model is shipped yet: pass --model DIR');
   const { default: name } = JSON.parse(readFileSync(index, 'utf8')) as { default: string };

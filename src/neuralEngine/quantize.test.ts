@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../realEngine/node';
+import { REPO_ROOT } from '../util/repoRoot';
 
 const py = (...args: string[]) => execFileSync('/usr/bin/python3', args, { cwd: REPO_ROOT, stdio: 'pipe' });
 

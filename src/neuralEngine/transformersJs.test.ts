@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AutoModelForCausalLM, AutoTokenizer, env } from '@huggingface/transformers';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../realEngine/node';
+import { REPO_ROOT } from '../util/repoRoot';
 import { wrapTokenizer } from './hfTokenizer';
 
 describe('an exported model in transformers.js', () => {

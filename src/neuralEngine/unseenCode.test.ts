@@ -10,7 +10,7 @@ import { sourceLines } from '../core/format';
 import { fileIndexOf } from '../core/location';
 import type { Recording } from '../core/trace';
 import { loadInProcessHost } from '../realEngine/pythonHost';
-import { REPO_ROOT } from '../realEngine/node';
+import { REPO_ROOT } from '../util/repoRoot';
 import { projectOptions, readProject } from '../session/projectFiles';
 import { UNSEEN_CONFIDENCE, unseenCode } from './neuralSession';
 

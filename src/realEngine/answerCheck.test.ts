@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Recording, TraceEvent } from '../core/trace';
 import { ANSWER_BOUNDS, checkAnswer, HEAP_BOUNDS, parseAnswer, UntrustedAnswer } from './answerCheck';
 import type { EngineQuestion } from './engineProtocol';
-import { loadNodeEngine, readRepoFile } from './node';
-import { ProcessHost } from './processHost';
+import { loadNodeEngine, readRepoFile } from './node/node';
+import { ProcessHost } from './node/processHost';
 import { tracerOptions } from './recordOptions';
 
 const SOURCE = ['def f(n):', '    xs = [n]', '    ys = xs', '    print(n)', '    return ys', '', 'f(2)', ''].join('\n');
@@ -105,7 +105,7 @@ describe('a recording', () => {
     expect(refusal(forged((r) => (withHeap(r).heap_cut = [1, 1])))).toMatch(/\.heap_cut names a box twice$/);
     expect(refusal(forged((r) => ((box(r) as { cls?: number }).cls = 1)))).toMatch(/\.heap\[0\] has a field "cls" that no answer has$/);
     // the bounds are the tracer's own caps
-    const tracer = readRepoFile('src/realEngine/tracer.py');
+    const tracer = readRepoFile('src/realEngine/python/tracer.py');
     const cap = (name: string): number => Number(new RegExp(`^${name} = (\\d+)$`, 'm').exec(tracer)?.[1]);
     expect([cap('MAX_HEAP_NODES'), cap('MAX_HEAP_ITEMS'), 2 * cap('MAX_HEAP_TEXT') + 1, cap('MAX_HEAP_BASES')]).toEqual([HEAP_BOUNDS.boxes, HEAP_BOUNDS.items, HEAP_BOUNDS.text, HEAP_BOUNDS.bases]);
   });

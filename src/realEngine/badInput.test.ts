@@ -1,7 +1,7 @@
 // Bad input ends in a clear message and a usable recording, never a hang or a crash.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadNodeEngine } from './node';
+import { loadNodeEngine } from './node/node';
 import type { RealEngine } from './realEngine';
 
 let engine: RealEngine;

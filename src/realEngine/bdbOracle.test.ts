@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { formatAction, type Action } from '../core/actions';
 import { Navigator } from '../core/navigator';
 import type { Position, Recording } from '../core/trace';
-import { loadNodeEngine } from './node';
+import { loadNodeEngine } from './node/node';
 import type { RealEngine } from './realEngine';
 import { hash, loadOracle, rng, snapshot, type Snapshot } from '../testing/oracle';
 import { loadPrograms } from '../testing/programs';

@@ -13,7 +13,7 @@ import { Navigator } from '../core/navigator';
 import { stateConstraints } from '../core/stateConstraints';
 import { sourceNames, StatePrefixChecker, stateLimits } from '../core/stateGuard';
 import type { Position, Recording } from '../core/trace';
-import { loadNodeEngine } from './node';
+import { loadNodeEngine } from './node/node';
 import type { RealEngine } from './realEngine';
 import { loadPrograms } from '../testing/programs';
 

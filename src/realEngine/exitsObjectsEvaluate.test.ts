@@ -3,7 +3,7 @@
 // attribute form, and a run asked to `evaluate` evaluates its expression once, at its event.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadNodeEngine } from './node';
+import { loadNodeEngine } from './node/node';
 import type { RealEngine } from './realEngine';
 
 let engine: RealEngine;

@@ -3,7 +3,7 @@
 // debugger stops is checked against bdb in bdbOracle.test.ts.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadNodeEngine } from './node';
+import { loadNodeEngine } from './node/node';
 import type { RealEngine } from './realEngine';
 
 let engine: RealEngine;

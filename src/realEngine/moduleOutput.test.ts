@@ -3,7 +3,7 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stateAt } from '../core/state';
-import { loadNodeEngine } from './node';
+import { loadNodeEngine } from './node/node';
 import type { RealEngine } from './realEngine';
 
 let engine: RealEngine;

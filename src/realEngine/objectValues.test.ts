@@ -1,7 +1,7 @@
 // Instances of the program's own classes are shown by their attributes (docs/trace.md, "Values").
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadNodeEngine } from './node';
+import { loadNodeEngine } from './node/node';
 import type { RealEngine } from './realEngine';
 
 let engine: RealEngine;

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { boxText, heapBoxesAt } from '../core/heapGraph';
 import { objectsAt } from '../core/objects';
 import type { HeapBox, HeapCell, Recording, TraceEvent } from '../core/trace';
-import { loadNodeEngine } from './node';
+import { loadNodeEngine } from './node/node';
 import type { RealEngine } from './realEngine';
 
 let engine: RealEngine;

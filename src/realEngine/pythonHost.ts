@@ -2,4 +2,4 @@
 // factories in nodeHosts.ts; this file only keeps the old import path of both.
 
 export type { CodeLines, LocalsEvaluation, PythonHost } from './engineProtocol';
-export { inProcessHost, loadInProcessHost, loadPythonHost, loadPythonPool } from './nodeHosts';
+export { inProcessHost, loadInProcessHost, loadPythonHost, loadPythonPool } from './node/nodeHosts';

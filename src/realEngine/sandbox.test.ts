@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadInProcessHost, type PythonHost } from './pythonHost';
-import { engineCommand, ProcessHost } from './processHost';
+import { engineCommand, ProcessHost } from './node/processHost';
 import {
   FINDER_VISIBLE_PROGRAM,
   forgedChannelProgram,

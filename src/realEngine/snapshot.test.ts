@@ -3,7 +3,7 @@
 // as the interpreter the snapshot was taken from.
 import { loadPyodide, type PyodideInterface } from 'pyodide';
 import { describe, expect, it } from 'vitest';
-import { engineSources } from './node';
+import { engineSources } from './node/node';
 import { installModule, RealEngine } from './realEngine';
 import { packSnapshot, unpackSnapshot } from './snapshotPages';
 

@@ -3,7 +3,7 @@
 // each caller it passes through), `uncaught` only where the exception that ends the program was
 // raised. Each face sets the mode; the moves below are the one place it acts, for every face.
 
-import type { Action } from '../core/actions';
+import type { Action, Until } from '../core/actions';
 import type { RecordingSession } from '../core/recordingSession';
 import { tracebackOf, unrecordedRaise } from '../core/traceback';
 import type { Position, Recording } from '../core/trace';
@@ -44,20 +44,21 @@ export function exceptionStops(rec: Recording, mode: ExceptionMode): Position[] 
   return out;
 }
 
-/** A forward move with exception stops: where the action would stop, unless an exception stop
- * comes first (step_into already stops at every event). Returns whether it stopped at one. */
-export function moveWithExceptions(session: RecordingSession, action: Action, mode: ExceptionMode): boolean {
+/** A forward move with exception stops: where the action (or pdb's until) would stop, unless an
+ * exception stop comes first (step_into already stops at every event). Returns whether it stopped
+ * at one. */
+export function moveWithExceptions(session: RecordingSession, action: Action | Until, mode: ExceptionMode): boolean {
   const from = session.position;
-  const forward = action.kind === 'step_over' || action.kind === 'step_return' || action.kind === 'continue' || action.kind === 'breakpoint';
+  const go = (s: RecordingSession): Position => (action.kind === 'until' ? s.until(action.target) : s.apply(action));
+  const forward = action.kind === 'step_over' || action.kind === 'step_return' || action.kind === 'continue' || action.kind === 'breakpoint' || action.kind === 'until';
   if (mode === 'none' || !forward) {
-    session.apply(action);
+    go(session);
     return false;
   }
-  const fork = session.fork();
-  const natural = fork.apply(action);
+  const natural = go(session.fork());
   const stop = exceptionStops(session.recording, mode).find((p) => p > from && p < natural);
   if (stop === undefined) {
-    session.apply(action);
+    go(session);
     return false;
   }
   session.jump(stop);

@@ -20,7 +20,7 @@ import { checkGuesses, guessProblem, type Candidate, type GuessReport } from './
 import { cliState, NeuralFollower, type FollowedStep } from './neuralFollower';
 import type { ProgramFiles } from './breakpointSpecs';
 import type { ExceptionMode } from './exceptionStops';
-import { isModelAction, makeMove, travel, type MoveStop, type SessionMove } from './moves';
+import { followedAction, makeMove, travel, type MoveStop, type SessionMove } from './moves';
 import { ProgramError, startProblem } from './programSession';
 import { LIVE_LIMITS, type RunLimits } from '../core/limits';
 import { own } from '../core/names';
@@ -258,14 +258,16 @@ export class LiveSession {
     return this.stoppedByException;
   }
 
-  /** A move of the debugger, every face's: an action, reverse continue, or back to an outer
-   * frame's call; where it stopped and why (session/moves.ts). With the model on, an action is
-   * predicted first; an exception stop that comes first is where it stops, and a move that is no
-   * model action goes there by a jump: the model starts again from the stop. */
+  /** A move of the debugger, every face's: an action, reverse continue, back to an outer frame's
+   * call, or pdb's until; where it stopped and why (session/moves.ts). With the model on, an action
+   * (until where it is step_over) is predicted first; an exception stop that comes first is where it
+   * stops, and a move that is no model action goes there by a jump: the model starts again from the
+   * stop. */
   async move(move: SessionMove): Promise<MoveStop> {
+    const action = followedAction(this.real, move);
     const stop = makeMove(this.real, move, this.exceptionMode);
     this.stoppedByException = stop.byException;
-    if (isModelAction(move) && !stop.byException) this.lastStep = this.follower ? ((await this.follower.follow(move, this.real)) ?? undefined) : undefined;
+    if (action && !stop.byException) this.lastStep = this.follower ? ((await this.follower.follow(action, this.real)) ?? undefined) : undefined;
     else {
       await this.follower?.restart(this.real);
       this.lastStep = undefined;

@@ -1,11 +1,12 @@
 // Every face's moves and why each stopped (session/moves.ts through LiveSession): a step that ends
 // on a breakpoint only because of it is a breakpoint stop, reverse continue finds one or the
-// start, an exception stop comes first, a frame's call is a restart; asking moves nothing.
+// start, an exception stop comes first, a frame's call is a restart, pdb's until stops where bdb's
+// does; asking moves nothing.
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadInProcessHost, type PythonHost } from '../realEngine/pythonHost';
 import { LiveSession } from './liveSession';
-import type { SessionMove } from './moves';
+import { followedAction, type SessionMove } from './moves';
 
 const SOURCE = [
   'def f(n):',
@@ -98,5 +99,52 @@ describe('moves and their reasons', () => {
     expect(live.state).toMatchObject({ locals: { n: '3' } });
     await live.jump(inF);
     expect(await moves(live, [{ kind: 'call_of', event: gEvent }])).toEqual([['g', 7, 'call', 'restart']]);
+  });
+
+  it("until: past the loop, stopped first by a breakpoint in it; to a line; at a return, into the caller", async () => {
+    const live = await LiveSession.start(host, SOURCE, '', { engine: 'real', breakpoints: [4] });
+    await live.move({ kind: 'continue' });
+    expect(live.state).toMatchObject({ function: 'f', line: 4, locals: { i: '0' } });
+    // the loop's last line: until waits for a line past it, the breakpoint in the loop stops it first
+    expect(await moves(live, [{ kind: 'until' }])).toEqual([['f', 4, 'line', 'breakpoint']]);
+    expect(live.state).toMatchObject({ locals: { i: '1' } });
+    expect(live.whereWould({ kind: 'until' }).breakpointHit).toBe(true);
+    live.setBreakLines([]);
+    // no model action goes there (step_over stops at line 3)
+    expect(followedAction(live.real, { kind: 'until' })).toBeNull();
+    expect(await moves(live, [{ kind: 'until' }, { kind: 'until' }])).toEqual([
+      ['f', 5, 'line', 'step'],
+      ['f', 5, 'return', 'step'],
+    ]);
+    expect(live.state).toMatchObject({ event: 'return', value: '3' });
+    // at a return it is step_over, into the caller (the model follows it as step_over)
+    expect(followedAction(live.real, { kind: 'until' })).toEqual({ kind: 'step_over' });
+    const over = live.whereWould({ kind: 'step_over' }).position;
+    expect(await moves(live, [{ kind: 'until', target: 99 }])).toEqual([['g', 12, 'return', 'step']]);
+    expect(live.position).toBe(over);
+
+    const again = await LiveSession.start(host, SOURCE, '', { engine: 'real', breakpoints: [2] });
+    await again.move({ kind: 'continue' });
+    // the next line is where step_over goes too
+    expect(followedAction(again.real, { kind: 'until' })).toEqual({ kind: 'step_over' });
+    expect(await moves(again, [{ kind: 'until', target: 5 }])).toEqual([['f', 5, 'line', 'step']]);
+    expect(again.state).toMatchObject({ locals: { s: '3' } });
+  });
+
+  it('until stops first where an exception is raised in a call, as next does with exceptions raised', async () => {
+    const live = await LiveSession.start(host, SOURCE, '', { engine: 'real', exceptions: 'raised' });
+    await live.move({ kind: 'step_into' });
+    expect(await moves(live, [{ kind: 'until', target: 14 }])).toEqual([['<module>', 14, 'line', 'step']]);
+    // without exception stops it goes on to the module's return
+    const plain = live.whereWould({ kind: 'until' }, [], 'none');
+    expect(plain).toMatchObject({ reason: 'step', byException: false });
+    expect(plain.recording.events[plain.position]).toMatchObject({ event: 'return', function: '<module>' });
+    // next from here stops at the same raise
+    const next = live.whereWould({ kind: 'step_over' });
+    const stop = await live.move({ kind: 'until' });
+    expect(stop).toEqual({ reason: 'exception', breakpointHit: false, byException: true });
+    expect(live.state).toMatchObject({ event: 'exception', function: 'g', line: 9 });
+    expect(live.position).toBe(next.position);
+    expect(live.atExceptionStop).toBe(true);
   });
 });

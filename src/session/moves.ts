@@ -1,9 +1,9 @@
 // Every move of a debugging session, and why it stopped where it did: the one answer for every
 // face (the app, the prompt, `ndb debug --actions` and `--batch`, DAP, MCP), through LiveSession.
-// A move is one of the model's actions, reverse continue, or back to the call of an outer frame;
-// where an exception stop comes first (exceptionStops.ts), the move stops there.
+// A move is one of the model's actions, reverse continue, back to the call of an outer frame, or
+// pdb's `until`; where an exception stop comes first (exceptionStops.ts), the move stops there.
 
-import { INV_CONTINUE, type Action, type Move } from '../core/actions';
+import { INV_CONTINUE, type Action, type Move, type Until } from '../core/actions';
 import type { RecordingSession } from '../core/recordingSession';
 import { callEventOf } from '../core/navigator';
 import type { Position } from '../core/trace';
@@ -23,7 +23,7 @@ export interface CallOf {
 }
 
 /** A move of a session. */
-export type SessionMove = Move | CallOf;
+export type SessionMove = Move | CallOf | Until;
 
 export interface MoveStop {
   reason: StopReason;
@@ -36,7 +36,18 @@ export interface MoveStop {
 
 /** Whether a move is one of the model's actions (the others are jumps over the recording). */
 export function isModelAction(move: SessionMove): move is Action {
-  return move.kind !== INV_CONTINUE.kind && move.kind !== 'call_of';
+  return move.kind !== INV_CONTINUE.kind && move.kind !== 'call_of' && move.kind !== 'until';
+}
+
+/** The model's action that `move` is from where `session` stands, or null (a jump the model starts
+ * again after): an action is itself; until is step_over where both stop at the same place (the
+ * next line, a return into the caller, a breakpoint in a call), as it was before it was a move. */
+export function followedAction(session: RecordingSession, move: SessionMove): Action | null {
+  if (isModelAction(move)) return move;
+  if (move.kind !== 'until') return null;
+  const until = session.fork();
+  const over = session.fork();
+  return until.until(move.target) === over.apply({ kind: 'step_over' }) ? { kind: 'step_over' } : null;
 }
 
 /** Where reverse continue goes: the previous stop on a breakpoint (hit), else the first event;
@@ -53,15 +64,15 @@ export function makeMove(session: RecordingSession, move: SessionMove, exception
   // Where the move would stop without breakpoints tells a step from a breakpoint stop (continue
   // stops nowhere else).
   let natural: Position | null = null;
-  if (isModelAction(move) && move.kind !== 'continue') {
+  if ((isModelAction(move) && move.kind !== 'continue') || move.kind === 'until') {
     const probe = session.fork();
     probe.navigator.breakpoints.clear();
-    natural = probe.apply(move);
+    natural = move.kind === 'until' ? probe.until(move.target) : probe.apply(move);
   }
   const { byException, hit } = travel(session, move, exceptions);
   const pos = session.position;
   const atException = byException || (exceptions !== 'none' && exceptionStops(session.recording, exceptions).includes(pos));
-  if (!isModelAction(move)) {
+  if (move.kind === INV_CONTINUE.kind || move.kind === 'call_of') {
     const reason: StopReason = atException ? 'exception' : move.kind === 'call_of' ? 'restart' : hit ? 'breakpoint' : 'entry';
     return { reason, breakpointHit: false, byException };
   }
@@ -82,5 +93,6 @@ export function travel(session: RecordingSession, move: SessionMove, exceptions:
     session.jump(Math.max(0, callEventOf(session.recording.events, move.event)));
     return { byException: false, hit: false };
   }
+  // an action, or until: forward as the other forward moves go, exception stops first
   return { byException: moveWithExceptions(session, move, exceptions), hit: false };
 }

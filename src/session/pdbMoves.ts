@@ -1,30 +1,10 @@
-// Stops the prompt needs that are no single debugger action: pdb's `until`, the post-mortem stop
-// of an uncaught exception, a function's first line. Read from the recording as CPython's bdb
-// would have stopped (src/core/navigator.ts holds the actions themselves, session/moves.ts every
-// face's moves and why they stop, a frame's call included).
+// Stops the prompt needs that are no debugger move: the post-mortem stop of an uncaught exception,
+// a function's first line. Read from the recording as CPython's bdb would have stopped
+// (src/core/navigator.ts holds the actions themselves and pdb's until, session/moves.ts every
+// face's moves and why they stop, until and a frame's call included).
 
-import type { Navigator } from '../core/navigator';
 import { tracebackOf } from '../core/traceback';
 import type { Position, Recording } from '../core/trace';
-
-/** Where pdb's `until` stops from `pos`: the first line (or exception) of this frame at
- * `target` or past it, this frame's return, or a breakpoint stop anywhere (with `breaks`);
- * the end when none comes. bdb ignores a generator's yields while it waits (they are returns
- * that end nothing). At a return stop `until` is `step` into the caller: the caller's job. */
-export function untilStop(rec: Recording, nav: Navigator, pos: Position, target: number, breaks = true): Position {
-  const events = rec.events;
-  const here = events[pos];
-  if (!here) return events.length;
-  for (let j = pos + 1; j < events.length; j++) {
-    const e = events[j]!;
-    if (e.frame === here.frame) {
-      if ((e.event === 'line' || e.event === 'exception') && e.line >= target) return j;
-      if (e.event === 'return' && !e.yield) return j;
-    }
-    if (breaks && nav.breaksAt(j)) return j;
-  }
-  return events.length;
-}
 
 /** After an uncaught exception: the stop where it was raised (pdb's post mortem shows it). */
 export function postMortemPosition(rec: Recording): Position | null {

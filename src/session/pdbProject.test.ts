@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadInProcessHost, type PythonHost } from '../realEngine/pythonHost';
-import { REPO_ROOT } from '../realEngine/node';
+import { REPO_ROOT } from '../util/repoRoot';
 import { projectBdb } from '../testing/oracle';
 import { PromptSession } from './promptSession';
 import { projectOptions, readProject } from './projectFiles';

@@ -9,7 +9,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eventFile } from '../core/location';
 import { stackAt, stateAt } from '../core/state';
 import { loadInProcessHost, type PythonHost } from '../realEngine/pythonHost';
-import { readRepoFile, REPO_ROOT } from '../realEngine/node';
+import { readRepoFile } from '../realEngine/node/node';
+import { REPO_ROOT } from '../util/repoRoot';
 import { makeLinkTrap, SECRET, TRAP_LINKS } from '../testing/linkTrap';
 import { MAX_DATA_FILE_BYTES, projectOptions, readProject } from './projectFiles';
 

@@ -51,48 +51,81 @@ function oracleStops(p: TestProgram, commands: string[]): Snapshot[] {
 
 const MOVES: Record<string, string> = { s: 'step_into', n: 'step_over', r: 'step_return', c: 'continue' };
 
+/** A command typed at the prompt and the same command as the oracle takes it. */
+type Pick = (r: () => number, s: PromptSession, lines: number[]) => { command: string; oracle: string };
+
+/** Random sequences of commands from `pick`, each stop checked against bdb's for the same
+ * commands; a command that is no move (b, cl) only changes where later ones stop. */
+async function againstBdb(name: string, sequences: number, salt: string, pick: Pick): Promise<void> {
+  const p = program(name);
+  const { session } = await open(p);
+  const rec: Recording = session.live.recording;
+  const lines = (rec.program?.lines ?? []).filter((l) => l > 0);
+  for (let seq = 0; seq < sequences; seq++) {
+    const { session: s } = seq === 0 ? { session } : await open(p);
+    const r = rng(hash(name + salt) + seq);
+    // pdb's first stop is the first line: one step from the entry's call, as bdb takes it
+    const oracle: string[] = ['step_into'];
+    const ours: Snapshot[] = [snapshot(s.live.recording, 0), here(s)];
+    const typed: string[] = [];
+    for (let i = 0; i < 18 && s.live.position < rec.events.length; i++) {
+      const { command, oracle: asked } = pick(r, s, lines);
+      oracle.push(asked);
+      typed.push(command);
+      const out = await run(s, command);
+      expect(out.filter((l) => l.startsWith('***')), `${command} after ${typed.join('; ')}`).toEqual([]);
+      if (/^(b|cl) /.test(command)) continue;
+      ours.push(here(s));
+      const e = s.live.recording.events[s.live.position];
+      // a frame as the faces show it: its qualified name, the module's start at its first line of code
+      const rec = s.live.recording;
+      if (e && (e.event === 'line' || e.event === 'call')) expect(out, typed.join('; ')).toContain(`> prog.py(${shownLine(rec, e)})${qualnameOf(rec, e)}()`);
+    }
+    if (ours.at(-1)?.event !== 'exit') ours.push({ event: 'exit' });
+    expect(ours, `${name}, seed ${seq}: ${typed.join('; ')}`).toEqual(oracleStops(p, oracle));
+  }
+}
+
 describe('forward commands against bdb', () => {
   for (const name of ORACLE_PROGRAMS) {
     it(`stops where bdb stops: ${name}`, async () => {
-      const p = program(name);
-      const { session } = await open(p);
-      const rec: Recording = session.live.recording;
-      const lines = (rec.program?.lines ?? []).filter((l) => l > 0);
-      for (let seq = 0; seq < SEQUENCES; seq++) {
-        const { session: s } = seq === 0 ? { session } : await open(p);
-        const r = rng(hash(name) + seq);
-        // pdb's first stop is the first line: one step from the entry's call, as bdb takes it
-        const oracle: string[] = ['step_into'];
-        const ours: Snapshot[] = [snapshot(s.live.recording, 0), here(s)];
-        const typed: string[] = [];
-        for (let i = 0; i < 18 && s.live.position < rec.events.length; i++) {
-          const x = r();
-          const line = lines[Math.floor(r() * lines.length)]!;
-          let command: string;
-          if (x < 0.1) {
-            command = `b ${line}`;
-            oracle.push(`break:${line}`);
-          } else if (x < 0.14 && s.live.breakpoints.length > 0) {
-            const gone = s.live.breakpoints[0]!;
-            command = `cl prog.py:${gone}`;
-            oracle.push(`clear:${gone}`);
-          } else {
-            command = x < 0.45 ? 's' : x < 0.7 ? 'n' : x < 0.88 ? 'r' : 'c';
-            oracle.push(MOVES[command]!);
-          }
-          typed.push(command);
-          const out = await run(s, command);
-          expect(out.filter((l) => l.startsWith('***')), `${command} after ${typed.join('; ')}`).toEqual([]);
-          if (!(command in MOVES)) continue;
-          ours.push(here(s));
-          const e = s.live.recording.events[s.live.position];
-          // a frame as the faces show it: its qualified name, the module's start at its first line of code
-          const rec = s.live.recording;
-          if (e && (e.event === 'line' || e.event === 'call')) expect(out, typed.join('; ')).toContain(`> prog.py(${shownLine(rec, e)})${qualnameOf(rec, e)}()`);
+      await againstBdb(name, SEQUENCES, '', (r, s, lines) => {
+        const x = r();
+        const line = lines[Math.floor(r() * lines.length)]!;
+        if (x < 0.1) return { command: `b ${line}`, oracle: `break:${line}` };
+        if (x < 0.14 && s.live.breakpoints.length > 0) {
+          const gone = s.live.breakpoints[0]!;
+          return { command: `cl prog.py:${gone}`, oracle: `clear:${gone}` };
         }
-        if (ours.at(-1)?.event !== 'exit') ours.push({ event: 'exit' });
-        expect(ours, `${name}, seed ${seq}: ${typed.join('; ')}`).toEqual(oracleStops(p, oracle));
-      }
+        const command = x < 0.45 ? 's' : x < 0.7 ? 'n' : x < 0.88 ? 'r' : 'c';
+        return { command, oracle: MOVES[command]! };
+      });
+    });
+  }
+
+  // until, with and without a line, among the other moves and breakpoints: loops left, generators'
+  // returns ignored, breakpoints in calls
+  for (const name of [...ORACLE_PROGRAMS, 'gen_send.py', 'exception_in_gen.py', 'gen_yield_from.py', 'break_continue.py', 'while_else.py']) {
+    it(`unt stops where bdb's until stops: ${name}`, async () => {
+      await againstBdb(name, 6, ':until', (r, s, lines) => {
+        const x = r();
+        const line = lines[Math.floor(r() * lines.length)]!;
+        if (x < 0.1) return { command: `b ${line}`, oracle: `break:${line}` };
+        if (x < 0.15 && s.live.breakpoints.length > 0) {
+          const gone = s.live.breakpoints[0]!;
+          return { command: `cl prog.py:${gone}`, oracle: `clear:${gone}` };
+        }
+        if (x < 0.6) {
+          const e = s.live.recording.events[s.live.position];
+          // a line past this one (pdb refuses any other), at a return none: until steps on there
+          const past = e && e.event !== 'return' ? lines.filter((l) => l > e.line) : [];
+          if (x < 0.35 || past.length === 0) return { command: 'unt', oracle: 'until' };
+          const target = past[Math.floor(r() * past.length)]!;
+          return { command: `unt ${target}`, oracle: `until:${target}` };
+        }
+        const command = x < 0.8 ? 's' : x < 0.9 ? 'n' : x < 0.96 ? 'r' : 'c';
+        return { command, oracle: MOVES[command]! };
+      });
     });
   }
 

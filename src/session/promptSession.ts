@@ -18,7 +18,7 @@ import { OutputFeed } from './outputFeed';
 import { BreakCommands } from './pdbBreakCommands';
 import type { PdbBreakpoint } from './pdbBreakpoints';
 import { HELP_TEXT, helpTopic, parsePdbCommand, PdbError, PdbSyntaxError, type PdbCommand } from './pdbCommands';
-import { functionAtLine, postMortemPosition, untilStop } from './pdbMoves';
+import { functionAtLine, postMortemPosition } from './pdbMoves';
 import { sureness } from '../core/confidence';
 import { cutOffNotice, type LimitOptions } from '../core/cutOff';
 import { SERVER_LIMIT_CEILING } from '../core/limits';
@@ -293,11 +293,10 @@ export class PromptSession {
   }
 
   /** A forward action (the session's move, as every face's); a breakpoint stop deletes the
-   * temporary breakpoints there (tbreak). `natural`: where another command (until) would have
-   * stopped without breakpoints, when this action makes it. */
-  private async forward(action: Action, out: OutLine[], natural?: Position): Promise<void> {
+   * temporary breakpoints there (tbreak). */
+  private async forward(action: Action, out: OutLine[]): Promise<void> {
     const stop = await this.live.move(action);
-    return this.showStop(out, await this.afterBreak(natural === undefined ? stop.breakpointHit : natural !== this.live.position));
+    return this.showStop(out, await this.afterBreak(stop.breakpointHit));
   }
 
   private async afterBreak(byBreakpoint: boolean): Promise<PdbBreakpoint[]> {
@@ -309,18 +308,12 @@ export class PromptSession {
   private async until(target: number | undefined, out: OutLine[]): Promise<void> {
     if (this.neural) throw new PdbError('until needs the recording: use --engine real or both');
     if (this.atExit()) throw new PdbError('the program has finished: rs, rn, rc or rf go back; q quits');
-    const live = this.live;
-    const pos = live.position;
-    const here = this.rec.events[pos];
-    // at a return (or before the start) bdb's until is a step: into the caller
-    if (!here || here.event === 'return') return this.forward({ kind: 'step_over' }, out);
-    if (target !== undefined && target <= here.line) throw new PdbError(`"until" line number is smaller than current line number`);
-    const nav = live.real.navigator;
-    const stop = untilStop(this.rec, nav, pos, target ?? here.line + 1);
-    const natural = untilStop(this.rec, nav, pos, target ?? here.line + 1, false);
-    if (live.whereWould({ kind: 'step_over' }, live.breakpoints, 'none').position === stop) return this.forward({ kind: 'step_over' }, out, natural);
-    await live.jump(stop);
-    return this.showStop(out, await this.afterBreak(stop !== natural));
+    const here = this.rec.events[this.live.position];
+    // at a return (or before the start) bdb's until steps on into the caller, whatever the line
+    if (here && here.event !== 'return' && target !== undefined && target <= here.line) throw new PdbError(`"until" line number is smaller than current line number`);
+    // the session's move, as every face's (session/moves.ts): where it stops and why
+    const stop = await this.live.move({ kind: 'until', ...(target !== undefined ? { target } : {}) });
+    return this.showStop(out, await this.afterBreak(stop.breakpointHit));
   }
 
   // ---- what a stop shows ----

@@ -105,6 +105,11 @@ class _Oracle(bdb.Bdb):
             self.set_return(frame)
         elif command == "continue":
             self.set_continue()
+        elif command == "until":
+            self.set_until(frame)
+        elif command.startswith("until:"):
+            # pdb's `until LINE` (the prompt refuses a line not past the current one, as pdb does)
+            self.set_until(frame, int(command.split(":")[1]))
         elif command.startswith("breakpoint:"):
             self.set_break(self.path, int(command.split(":")[1]), temporary=True)
             self.temporary = bdb.Breakpoint.bpbynumber[-1]

@@ -3,7 +3,7 @@
 
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { REPO_ROOT } from '../realEngine/node';
+import { REPO_ROOT } from '../util/repoRoot';
 
 /** `npm`: through the contract's command line (`npm run --silent ndb -- dap`). */
 export function dapClient(via: 'node' | 'npm' = 'node'): DebugClient {

@@ -4,7 +4,7 @@
 // times are replaced by placeholders, so that a transcript is the same on every machine.
 
 import { spawn } from 'node:child_process';
-import { REPO_ROOT } from '../realEngine/node';
+import { REPO_ROOT } from '../util/repoRoot';
 
 export type Message = Record<string, unknown> & { type: string; seq?: number };
 

@@ -3,7 +3,7 @@
 // own processes around them.
 
 import { readdirSync, readFileSync } from 'node:fs';
-import { engineFiles } from '../realEngine/engineChild';
+import { engineFiles } from '../realEngine/node/engineChild';
 
 function argvOf(pid: string): string[] | null {
   try {

@@ -3,7 +3,7 @@
 // prompts before it have come. Helpers of the CLI's prompt tests.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { REPO_ROOT } from '../realEngine/node';
+import { REPO_ROOT } from '../util/repoRoot';
 
 export const PROMPT = '(ndb) ';
 

@@ -2,7 +2,7 @@
 // generator, and the snapshot of a recorded stop in the shape the oracle reports.
 
 import type { Position, Recording } from '../core/trace';
-import { loadNodeEngine, readRepoFile } from '../realEngine/node';
+import { loadNodeEngine, readRepoFile } from '../realEngine/node/node';
 import { inProcessHost, type PythonHost } from '../realEngine/pythonHost';
 import { installModule, type RealEngine } from '../realEngine/realEngine';
 import { seededRandom } from '../util/seededRandom';

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseProgramHeader } from '../core/programHeader';
-import { REPO_ROOT } from '../realEngine/node';
+import { REPO_ROOT } from '../util/repoRoot';
 
 export interface TestProgram {
   name: string;

@@ -7,7 +7,7 @@
 
 import type { Recording } from '../core/trace';
 import { parseTraceJsonl, toTraceLines } from '../core/traceJsonl';
-import { loadNodeEngine } from '../realEngine/node';
+import { loadNodeEngine } from '../realEngine/node/node';
 
 export const PROTOTYPE_NAMES_PROGRAM = [
   'import sys',

@@ -4,8 +4,8 @@
 // with `hold` it waits after printing, to be killed (SIGKILL: no exit handler of its own runs).
 
 import { readFileSync } from 'node:fs';
-import type { Confinement } from '../realEngine/engineChild';
-import { ProcessHost } from '../realEngine/processHost';
+import type { Confinement } from '../realEngine/node/engineChild';
+import { ProcessHost } from '../realEngine/node/processHost';
 
 const [confinement, file, hold] = process.argv.slice(2) as [Confinement, string, string | undefined];
 const host = new ProcessHost({ confinement, spare: false });

@@ -1,7 +1,7 @@
 // A PythonHost for unit tests of what sits above the engine (the session, the app's stores): the
 // test gives the questions it answers; any other question fails the test, naming itself.
 
-import type { EngineInfo } from '../realEngine/workerProtocol';
+import type { EngineInfo } from '../realEngine/browser/workerProtocol';
 import { hostFromAsk, type Ask, type PythonHost } from '../realEngine/engineProtocol';
 
 type Questions = Omit<PythonHost, 'ask' | 'forOwner' | 'release'>;

@@ -10,7 +10,7 @@ import { asksForInput, inputLineStop, inputWaitStop, withInputLine } from '../co
 import type { BreakCondition } from '../core/navigator';
 import type { Position, Recording } from '../core/trace';
 import { EditError, type Edit } from '../core/whatIf';
-import { EngineError } from '../realEngine/client';
+import { EngineError } from '../realEngine/browser/client';
 import type { RecordOptions } from '../realEngine/recordOptions';
 import type { ExceptionMode } from '../session/exceptionStops';
 import { LiveSession, type LiveOptions } from '../session/liveSession';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Recording } from '../core/trace';
 import { LiveSession } from '../session/liveSession';
 import { STAND_IN_INFO as INFO, standInHost } from '../testing/standInHost';
-import { EngineError } from '../realEngine/client';
+import { EngineError } from '../realEngine/browser/client';
 import { loadInProcessHost } from '../realEngine/pythonHost';
 import { Debugger, type DebuggerEvent } from './debugger.svelte';
 import { Program } from './program.svelte';

@@ -1,9 +1,9 @@
-// The app's connection to its Python engine: the worker client (src/realEngine/client.ts, a
+// The app's connection to its Python engine: the worker client (src/realEngine/browser/client.ts, a
 // PythonHost of engineProtocol.ts), how far its start has come, whether it is ready, and the user's
 // Stop. The debugger (debugger.svelte.ts) asks its questions through `host`.
 
 import type { LocalsEvaluation, PythonHost } from '../realEngine/engineProtocol';
-import { EngineClient, EngineError, type EngineInfo, type EngineStage } from '../realEngine/client';
+import { EngineClient, EngineError, type EngineInfo, type EngineStage } from '../realEngine/browser/client';
 import type { RunMark } from './runMark';
 
 /** What the app asks of the Python engine: the worker client, or a test's stand-in (which may not

@@ -5,7 +5,7 @@
 // follow. Made once per page (main.ts) and handed to the components by context (context.ts).
 
 import type { BreakCondition } from '../core/navigator';
-import type { EvaluationResult } from '../realEngine/client';
+import type { EvaluationResult } from '../realEngine/browser/client';
 import { Debugger, type Command, type CommandKind, type ConnectEngine } from './debugger.svelte';
 import type { Example } from './examples';
 import { LinkSync, type LinkEnvironment, type LinkHost } from './linkSync.svelte';

@@ -3,7 +3,7 @@
 // the model worker's code is fetched meanwhile. The clients take these workers when they start.
 
 import { prestartModelWorker } from '../neuralEngine/modelClient';
-import { prestartEngineWorker } from '../realEngine/client';
+import { prestartEngineWorker } from '../realEngine/browser/client';
 import { modelTurnedOff } from './modelQuery';
 
 /** Settles once Python's worker was told to start (main.ts waits for that before building the page). */

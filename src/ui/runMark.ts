@@ -5,7 +5,7 @@
 // cleared only once the answer was taken and the page has drawn it: a load that finds it set runs
 // nothing by itself (linkSync.svelte.ts shows the code and asks).
 
-import type { EngineInfo } from '../realEngine/client';
+import type { EngineInfo } from '../realEngine/browser/client';
 import type { Ask, EngineQuestion, PythonHost } from '../realEngine/engineProtocol';
 
 /** The app's engine as engineConnection.svelte.ts holds it (its AppEngine). */

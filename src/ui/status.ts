@@ -7,7 +7,7 @@ import type { DebugState } from '../core/state';
 import type { Position, Recording, TraceEvent } from '../core/trace';
 import { unrecordedRaise } from '../core/traceback';
 import type { Edit } from '../core/whatIf';
-import type { EngineStage } from '../realEngine/client';
+import type { EngineStage } from '../realEngine/browser/client';
 import { exceptionText } from './exceptionText';
 import { count, cutOffOf, DEFAULT_LIMITS, describeCutOff, type RunLimits } from './runEnd';
 

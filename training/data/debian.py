@@ -49,7 +49,7 @@ SNAPSHOT_FORMAT = 1
 # what the programs depend on besides the packages: a change to any of these checks them again
 CODE = [Path(__file__).parent / name for name in ("debian.py", "debian_common.py", "debian_tests.py", "debian_docs.py",
                                                   "debian_check.py", "extract.py", "corpus_checks.py")] + \
-       [ROOT / "src" / "realEngine" / "tracer.py", ROOT / "src" / "realEngine" / "sandbox.py"]
+       [ROOT / "src" / "realEngine" / "python" / "tracer.py", ROOT / "src" / "realEngine" / "python" / "sandbox.py"]
 
 
 class DebianMissing(RuntimeError):

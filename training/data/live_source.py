@@ -3,7 +3,7 @@ with no dataset on disk (a CUDA machine has Python but no Node: docs/architectur
 
 Workers run the dataset builder's pipeline on a recipe (``training/data/recipe.py``: the same
 sources and shares, trajectories, window and tracer limits as ``training.build_dataset``; programs
-traced in-process by ``src/realEngine/tracer.py`` through ``training.real_engine``) over an endless
+traced in-process by ``src/realEngine/python/tracer.py`` through ``training.real_engine``) over an endless
 stream of program indices, taken back in program order with duplicates skipped as the builder
 skips them. Rank 0 draws the recipe's own seed stream, so it sees the programs and documents a
 dataset built from the same recipe holds; other ranks (DDP) draw streams of their own.

@@ -1,4 +1,4 @@
-"""Python's layer of ndb's sandbox (src/realEngine/sandbox.py) as the tracer uses it: refusals
+"""Python's layer of ndb's sandbox (src/realEngine/python/sandbox.py) as the tracer uses it: refusals
 while a program runs, and nothing changed for the engine outside a run."""
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { SERVER_LIMIT_CEILING } from '../../core/limits';
-import { WAIT_NOTICE_MS, waitingText, withEngineWaits } from '../../realEngine/engineWait';
+import { WAIT_NOTICE_MS, waitingText, withEngineWaits } from '../../realEngine/node/engineWait';
 import { ENGINES, LIVE_LIMITS, LiveSession } from '../../session/liveSession';
 import { withConditionErrors } from '../../session/breakpointSpecs';
 import { EXCEPTION_MODES, type ExceptionMode } from '../../session/exceptionStops';

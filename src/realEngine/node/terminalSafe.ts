@@ -3,7 +3,7 @@
 
 import { Transform } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { safeLines } from '../core/terminalText';
+import { safeLines } from '../../core/terminalText';
 
 /** A stream that passes text on with its control characters escaped (newlines and tabs kept). */
 export function terminalSafe(): Transform {

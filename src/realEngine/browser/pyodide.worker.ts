@@ -28,16 +28,16 @@
 // Python's reach.
 
 import type { loadPyodide as LoadPyodide, PyodideInterface } from 'pyodide';
-import answersSource from './answers.py?raw';
-import type { EngineQuestion } from './engineProtocol';
+import answersSource from '../python/answers.py?raw';
+import type { EngineQuestion } from '../engineProtocol';
 import type { WorkerResponse } from './workerProtocol';
 import { LISTENING, PYODIDE_FILES, type EngineBoot, type PyodideFile, type ToWorker } from './engineFrameScript';
-import { RealEngine, sandboxJsGlobals, type EngineSources, type RecordOptions } from './realEngine';
-import sandboxSource from './sandbox.py?raw';
-import sourceInfoSource from './sourceInfo.py?raw';
-import tracerSource from './tracer.py?raw';
-import valuesSource from './values.py?raw';
-import { packSnapshot, unpackSnapshot } from './snapshotPages';
+import { RealEngine, sandboxJsGlobals, type EngineSources, type RecordOptions } from '../realEngine';
+import sandboxSource from '../python/sandbox.py?raw';
+import sourceInfoSource from '../python/sourceInfo.py?raw';
+import tracerSource from '../python/tracer.py?raw';
+import valuesSource from '../python/values.py?raw';
+import { packSnapshot, unpackSnapshot } from '../snapshotPages';
 import { closeCodeGeneration, closeRealm } from './workerLockdown';
 
 /** The engine's Python modules, bundled with this script (so the snapshot's name covers them). */

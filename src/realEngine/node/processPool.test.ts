@@ -24,18 +24,32 @@ describe('ProcessPool', () => {
     expect(engines.size).toBeLessThanOrEqual(3);
   }, 240_000);
 
-  it('keeps SPARES fresh processes, and starts a replacement as soon as one is taken, not when the next request comes', async () => {
+  it('keeps SPARES fresh processes, and starts a replacement once one is taken and its run has ended, not when the next request comes', async () => {
     pool = new ProcessPool({ max: 4 });
     const engines = pool;
     await engines.whenReady();
-    // the spares start once the first process is ready, one after another
+    // the spares start once the first process is ready (and, with no request, the refill's wait), one after another
     for (let i = 0; i < 600 && engines.spares.ready < SPARES; i++) await new Promise((resolve) => setTimeout(resolve, 200));
     expect(engines.spares).toEqual({ ready: SPARES, loading: 0 });
     expect(engines.size).toBe(SPARES);
     const run = engines.forOwner('session-1').record('print(1)\n', '', { timeLimit: 10 });
-    // taken: its replacement is already starting, before the run has ended
+    // taken: no process loads beside its run (it gets the cores), the other spare is ready
+    expect(engines.spares).toEqual({ ready: SPARES - 1, loading: 0 });
+    expect((await run).stdout).toBe('1\n');
+    // its run ended: the replacement is starting, before any other request
+    await new Promise((resolve) => setTimeout(resolve, 0));
     expect(engines.size).toBe(SPARES + 1);
-    expect(engines.spares).toEqual({ ready: SPARES - 1, loading: 1 });
+    expect(engines.spares.ready + engines.spares.loading).toBe(SPARES);
+  }, 240_000);
+
+  it('refills while a long run holds the cores, after REFILL_DEFER_MS', async () => {
+    pool = new ProcessPool({ max: 4 });
+    const engines = pool;
+    await engines.whenReady();
+    const run = engines.forOwner('session-1').record('import time\ntime.sleep(4)\nprint(1)\n', '', { timeLimit: 10 });
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // the run goes on; the spares load anyway
+    expect(engines.spares.ready + engines.spares.loading).toBeGreaterThan(0);
     expect((await run).stdout).toBe('1\n');
   }, 240_000);
 

@@ -20,16 +20,16 @@
 // own start takes several.
 
 import { readFileSync } from 'node:fs';
-import type { Recording } from '../core/trace';
+import type { Recording } from '../../core/trace';
 import { DefaultOwnerHost } from './defaultOwnerHost';
 import { EngineChild, engineFiles, EngineLost, HardStop, MemoryExceeded, type Confinement } from './engineChild';
 import { pyodideVersion, restoredSetupCode, sharedSnapshotStore, snapshotsWanted, type SnapshotStore } from './engineSnapshot';
 import { engineWaitHere } from './engineWait';
-import { parseAnswer, UntrustedAnswer } from './answerCheck';
-import { hostFromAsk, type AnswerTo, type Ask, type EngineQuestion, type PythonHost, type QuestionKind } from './engineProtocol';
+import { parseAnswer, UntrustedAnswer } from '../answerCheck';
+import { hostFromAsk, type AnswerTo, type Ask, type EngineQuestion, type PythonHost, type QuestionKind } from '../engineProtocol';
 import type { Answer, EngineMessage } from './engineProcessProtocol';
-import { readRepoFile } from './node';
-import { ENGINE_MODULE_FILES, ENGINE_MODULES, installModuleCode, type EngineSources } from './realEngine';
+import { engineSources } from './node';
+import { ENGINE_MODULES, installModuleCode, type EngineSources } from '../realEngine';
 
 export { ChannelForged, engineCommand, EngineLost, HardStop, MemoryExceeded, type EngineCommand } from './engineChild';
 
@@ -92,7 +92,7 @@ export class ProcessHost extends DefaultOwnerHost {
     this.confinement = options.confinement ?? 'os';
     this.memoryMb = options.memoryMb;
     this.output = options.output;
-    const sources = Object.fromEntries(ENGINE_MODULES.map((name) => [name, readRepoFile(`src/realEngine/${ENGINE_MODULE_FILES[name]}`)])) as EngineSources;
+    const sources = engineSources();
     // imported before any program, so that a snapshot holds the engine ready to answer
     this.setup = [...ENGINE_MODULES.map((name) => installModuleCode(name, sources[name])), 'import ndb_answers'];
     this.restoredSetup = [restoredSetupCode(sources)];

@@ -2,10 +2,10 @@
 // one sandboxed engine process for a command, a pool for a server, and the in-process engine of
 // the tests.
 
-import { hostFromAsk, type PythonHost } from './engineProtocol';
+import { hostFromAsk, type PythonHost } from '../engineProtocol';
 import { engineWaitHere } from './engineWait';
 import { loadNodeEngine } from './node';
-import type { RealEngine } from './realEngine';
+import type { RealEngine } from '../realEngine';
 
 /** The real engine in this process (tests only: a user's program runs in the engine process). */
 export function inProcessHost(engine: RealEngine): PythonHost {

@@ -22,13 +22,13 @@
 // answer against its question (answerCheck.ts) before anything uses it; one that fails is dropped,
 // the request fails with "The run cannot be trusted: …" and the worker is replaced.
 
-import { PendingRequests } from '../util/requests';
-import { Spare } from '../util/spare';
-import type { Recording } from '../core/trace';
-import { checkAnswer, UntrustedAnswer } from './answerCheck';
+import { PendingRequests } from '../../util/requests';
+import { Spare } from '../../util/spare';
+import type { Recording } from '../../core/trace';
+import { checkAnswer, UntrustedAnswer } from '../answerCheck';
 import { FramedEngineWorker } from './engineFrame';
-import { hostFromAsk, type AnswerTo, type Ask, type EngineQuestion, type LocalsEvaluation, type PythonHost, type QuestionKind } from './engineProtocol';
-import { tracerOptions, type RecordOptions } from './recordOptions';
+import { hostFromAsk, type AnswerTo, type Ask, type EngineQuestion, type LocalsEvaluation, type PythonHost, type QuestionKind } from '../engineProtocol';
+import { tracerOptions, type RecordOptions } from '../recordOptions';
 import { checkWorkerResponse, type EngineInfo, type EngineStage, type EngineWorker, type WorkerRequest, type WorkerResponse } from './workerProtocol';
 
 export type { EngineInfo, EngineStage, EngineWorker, RecordOptions, WorkerRequest, WorkerResponse };

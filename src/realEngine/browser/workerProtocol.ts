@@ -2,9 +2,9 @@
 // its own: engineFrame.ts): the start, then the questions of engineProtocol.ts, each answered with
 // its id. The page's side is client.ts.
 
-import type { Recording } from '../core/trace';
-import { ANSWER_BOUNDS, UntrustedAnswer } from './answerCheck';
-import type { AnswerTo, EngineQuestion, QuestionKind } from './engineProtocol';
+import type { Recording } from '../../core/trace';
+import { ANSWER_BOUNDS, UntrustedAnswer } from '../answerCheck';
+import type { AnswerTo, EngineQuestion, QuestionKind } from '../engineProtocol';
 
 /** Messages from the main thread to the worker. */
 export type WorkerRequest =

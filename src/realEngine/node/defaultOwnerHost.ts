@@ -1,7 +1,7 @@
 // A host of several owners (processHost.ts: one interpreter per owner; processPool.ts: processes
 // shared out by owner) answers a question that names no owner as its default owner does.
 
-import { hostFromAsk, type Ask, type PythonHost } from './engineProtocol';
+import { hostFromAsk, type Ask, type PythonHost } from '../engineProtocol';
 
 export interface DefaultOwnerHost extends PythonHost {}
 

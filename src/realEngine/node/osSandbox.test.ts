@@ -13,11 +13,11 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineCommand, engineFiles, spawnEngine, type Confinement } from './engineChild';
 import { isReady } from './engineProcessProtocol';
-import { REPO_ROOT } from './node';
+import { REPO_ROOT } from '../../util/repoRoot';
 import { ENGINE_MAX_FILES, osBoundary } from './osSandbox';
 import { ProcessHost } from './processHost';
-import { orphanSandboxes, strayEngines } from '../testing/engineProcesses';
-import { kernelMemoryProgram, MEMORY_PROGRAM, TIMER_PROGRAM, unixSocketProgram } from '../testing/hostilePrograms';
+import { orphanSandboxes, strayEngines } from '../../testing/engineProcesses';
+import { kernelMemoryProgram, MEMORY_PROGRAM, TIMER_PROGRAM, unixSocketProgram } from '../../testing/hostilePrograms';
 
 const exec = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'ndb-os-'));

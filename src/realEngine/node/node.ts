@@ -1,20 +1,23 @@
 // Loads the real engine in Node (CLI and tests): Pyodide from node_modules, the tracer from
-// src/realEngine/tracer.py.
+// src/realEngine/python/tracer.py.
 
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { loadPyodide } from 'pyodide';
-import { ENGINE_MODULE_FILES, ENGINE_MODULES, RealEngine, sandboxJsGlobals, type EngineSources } from './realEngine';
+import { REPO_ROOT } from '../../util/repoRoot';
+import { ENGINE_MODULE_FILES, ENGINE_MODULES, RealEngine, sandboxJsGlobals, type EngineSources } from '../realEngine';
 
-export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
+/** A file of this checkout, by its path from the repository's root. */
 export function readRepoFile(relative: string): string {
-  return readFileSync(new URL(`../../${relative}`, import.meta.url), 'utf8');
+  return readFileSync(join(REPO_ROOT, relative), 'utf8');
 }
+
+/** Where the engine's Python lives, from the repository's root. */
+export const ENGINE_PYTHON_DIR = 'src/realEngine/python';
 
 /** The engine's Python, read from this checkout. */
 export function engineSources(): EngineSources {
-  return Object.fromEntries(ENGINE_MODULES.map((name) => [name, readRepoFile(`src/realEngine/${ENGINE_MODULE_FILES[name]}`)])) as EngineSources;
+  return Object.fromEntries(ENGINE_MODULES.map((name) => [name, readRepoFile(`${ENGINE_PYTHON_DIR}/${ENGINE_MODULE_FILES[name]}`)])) as EngineSources;
 }
 
 let engine: Promise<RealEngine> | undefined;

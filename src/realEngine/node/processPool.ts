@@ -4,13 +4,14 @@
 // one interpreter) keeps to the process it ran in, until it is released (the session ended), when
 // that process ends. A new owner gets a fresh process, and SPARES fresh processes are kept warm
 // beside the others (each restored from the interpreter the first one saved: engineSnapshot.ts),
-// refilled as soon as one is taken, so that a new session does not wait for Python to start. There
+// refilled once one is taken and the runs in progress have ended (refillSoon), so that a new
+// session does not wait for Python to start. There
 // are never more than `max` processes: with more owners than that, an idle process of another owner
 // is replaced by a fresh one.
 
 import { availableParallelism } from 'node:os';
 import { DefaultOwnerHost } from './defaultOwnerHost';
-import { hostFromAsk, type PythonHost } from './engineProtocol';
+import { hostFromAsk, type PythonHost } from '../engineProtocol';
 import { engineWaitHere } from './engineWait';
 import { DEFAULT_OWNER, ProcessHost, type ProcessHostOptions } from './processHost';
 
@@ -19,6 +20,9 @@ export const SPARES = 2;
 
 /** How many processes load at once when the pool refills: one core is left to what runs. */
 const LOADING_AT_ONCE = Math.max(1, availableParallelism() - 1);
+
+/** How long refilling the spares waits for running requests to end (refillSoon). */
+const REFILL_DEFER_MS = 1_500;
 
 /** How long a request waits for a process when every one is busy with another owner's requests
  * (then it fails with EngineBusy): well within an MCP client's own 60 s request timeout. */
@@ -43,6 +47,10 @@ export class ProcessPool extends DefaultOwnerHost {
   private closed = false;
   /** Requests waiting for a process to be free, woken when any request ends. */
   private waiters: Array<() => void> = [];
+  /** Requests running now, and whether one has ended yet (refillSoon). */
+  private running = 0;
+  private served = false;
+  private refillTimer: ReturnType<typeof setTimeout> | null = null;
   protected readonly byDefault: PythonHost;
 
   constructor(private readonly options: PoolOptions = {}) {
@@ -50,10 +58,11 @@ export class ProcessPool extends DefaultOwnerHost {
     this.max = Math.max(2, options.max ?? 4);
     this.add();
     this.byDefault = this.forOwner(DEFAULT_OWNER);
-    // The spares start once the first process is ready: from the interpreter it saved
-    // (engineSnapshot.ts), and not competing with it for the cores while it loads.
+    // The spares start once the first process is ready (from the interpreter it saved:
+    // engineSnapshot.ts, and not competing with it for the cores while it loads), and after the
+    // first session's first run (refillSoon).
     this.hosts[0]!.whenReady().then(
-      () => this.keepSpare(),
+      () => this.refillSoon(),
       () => undefined,
     );
   }
@@ -85,13 +94,14 @@ export class ProcessPool extends DefaultOwnerHost {
       forOwner: (other) => this.forOwner(other),
       release: async () => {
         for (const host of this.hosts) if (host.owner === owner) host.releaseOwner(owner);
-        this.keepSpare();
+        this.refillSoon();
       },
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.refillTimer) clearTimeout(this.refillTimer);
     await Promise.all(this.hosts.map((h) => h.close()));
   }
 
@@ -138,9 +148,13 @@ export class ProcessPool extends DefaultOwnerHost {
       found();
     }
     this.usedAt.set(host, ++this.clock);
-    const run = task(host.forOwner(owner));
-    this.keepSpare();
-    return run.finally(() => this.wake());
+    this.running++;
+    return task(host.forOwner(owner)).finally(() => {
+      this.running--;
+      this.served = true;
+      this.wake();
+      this.refillSoon();
+    });
   }
 
   private pick(owner: string): ProcessHost | undefined {
@@ -163,12 +177,30 @@ export class ProcessPool extends DefaultOwnerHost {
     for (const go of waiting) go();
   }
 
+  /** Refills the spares now when no request is running (and the first has been answered), else
+   * once they have ended or REFILL_DEFER_MS from now, whichever comes first. A process loading
+   * beside a session's run takes the cores that run needs: on a loaded 2-core machine, spares
+   * started as the first session was taken made MCP's first start_session 5.5× pdb's first stop
+   * (`npm run bench:start -- --load 4`); the second spare serves a session started at once. */
+  private refillSoon(): void {
+    if (this.closed) return;
+    if (this.running === 0 && this.served) {
+      this.keepSpare();
+      return;
+    }
+    this.refillTimer ??= setTimeout(() => {
+      this.refillTimer = null;
+      this.keepSpare();
+    }, REFILL_DEFER_MS);
+    this.refillTimer.unref?.();
+  }
+
   /** SPARES fresh processes kept warm, within `max` processes in all: a replacement starts as soon
-   * as a spare is taken (or a session's process ends), so that an agent that ends a session and
-   * starts the next at once finds one ready (issue 34, measured with `npm run bench:mcp`). No more
-   * than LOADING_AT_ONCE processes load at a time (the next starts once one is ready): processes
-   * that load side by side on a small machine each take as long as all of them, and the one a
-   * request waits for would be ready no sooner. */
+   * as a spare is taken (or a session's process ends) and the runs in progress allow (refillSoon),
+   * so that an agent that ends a session and starts the next at once finds one ready (issue 34,
+   * measured with `npm run bench:mcp`). No more than LOADING_AT_ONCE processes load at a time (the
+   * next starts once one is ready): processes that load side by side on a small machine each take
+   * as long as all of them, and the one a request waits for would be ready no sooner. */
   private keepSpare(): void {
     if (this.closed) return;
     const loading = this.hosts.filter((h) => h.hasProcess && !h.isReady);
@@ -179,7 +211,7 @@ export class ProcessPool extends DefaultOwnerHost {
       if (!host) return;
       host.warm();
       host.whenReady().then(
-        () => this.keepSpare(),
+        () => this.refillSoon(),
         () => undefined, // its host starts another, which a later request or release looks at
       );
       fresh++;
@@ -188,7 +220,7 @@ export class ProcessPool extends DefaultOwnerHost {
     // full for now: look again once a loading one is ready
     if (fresh < SPARES && starting >= LOADING_AT_ONCE && loading.length > 0) {
       loading[0]!.whenReady().then(
-        () => this.keepSpare(),
+        () => this.refillSoon(),
         () => undefined,
       );
     }

@@ -2,9 +2,9 @@
 // stale answers (a repeated id, a replaced worker) are dropped, and a restart fails what waits.
 
 import { describe, expect, it, vi } from 'vitest';
-import type { Recording } from '../core/trace';
+import type { Recording } from '../../core/trace';
 import { EngineClient, EngineError, type WorkerRequest, type WorkerResponse } from './client';
-import type { EngineQuestion, QuestionKind } from './engineProtocol';
+import type { EngineQuestion, QuestionKind } from '../engineProtocol';
 
 /** A worker that keeps what it was sent and answers when the test says. */
 class StandInWorker {

@@ -26,7 +26,7 @@ from itertools import islice
 from operator import is_
 from typing import Any
 
-import ndb_sandbox  # src/realEngine/sandbox.py, installed beside this file
+import ndb_sandbox  # src/realEngine/python/sandbox.py, installed beside this file
 
 USER_FILENAME = "main.py"
 # A breakpoint's place across the files of a project: file index * FILE_LINES + line (the main

@@ -8,7 +8,7 @@ import { randomInt } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from '../../util/repoRoot';
 import { isReady, isReply, isSnapshotReply, type Answer, type EngineBoot, type EngineMessage, type EngineReply, type EngineRequest } from './engineProcessProtocol';
 import type { SnapshotBoot, SnapshotClaim, SnapshotStore } from './engineSnapshot';
 import { MemoryWatch } from './memoryWatch';
@@ -82,12 +82,19 @@ function unshareCommand(): string | null {
   return networkNamespace;
 }
 
+/** The engine process's script, found from the repository's root rather than beside this module:
+ * the CLI also runs this code from its esbuild bundle (build/cli/<dir>/), where the script is not
+ * beside the bundled module. */
+function engineScript(): string {
+  return join(REPO_ROOT, 'src/realEngine/node/engineProcess.mjs');
+}
+
 /** The host files an engine process runs from. */
 export function engineFiles(): EngineFiles {
   return {
     node: process.execPath,
     pyodide: dirname(createRequire(import.meta.url).resolve('pyodide')),
-    script: fileURLToPath(new URL('./engineProcess.mjs', import.meta.url)),
+    script: engineScript(),
   };
 }
 
@@ -374,7 +381,7 @@ export class EngineChild {
     }
     this.making = boot.make;
     this.booted = { snapshot: boot.snapshot };
-    const message: EngineBoot = { kind: 'boot', snapshot: boot.snapshot, make: boot.make !== null };
+    const message: EngineBoot = { kind: 'boot', snapshot: boot.snapshot, make: boot.make !== null, ...(boot.snapshot ? { setup: this.options.restoredSetup ?? [] } : {}) };
     this.child.send(message, (err) => void err); // a process gone meanwhile: its exit says so
   }
 
@@ -480,7 +487,8 @@ export class EngineChild {
  * imported: only their files are written); then, by the engine that makes the store's snapshot,
  * the snapshot, before any program has run. */
   private async install(): Promise<void> {
-    const setup = this.restored ? (this.options.restoredSetup ?? []) : this.options.setup;
+    // a restored process ran its setup before it said ready (the boot message carried it)
+    const setup = this.restored ? [] : this.options.setup;
     for (const code of setup) await this.dispatch({ kind: 'run', code }, this.options.quickMs, 'installing the tracer');
     const store = this.options.snapshots;
     if (!store || this.restored) return;

@@ -10,6 +10,8 @@ export interface EngineBoot {
   kind: 'boot';
   snapshot: Uint8Array | null;
   make: boolean;
+  /** Python run in a restored interpreter before it says `ready` (the engine's module files). */
+  setup?: readonly string[];
 }
 
 /** Messages to engineProcess.mjs. `run`: the engine's own Python (installing its modules), never

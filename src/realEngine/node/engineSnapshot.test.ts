@@ -57,7 +57,7 @@ describe('the saved interpreter of the engine process', () => {
     expect(store.current).toBeInstanceOf(Uint8Array);
     await store.flushed();
     expect(statSync(store.file!).mode & 0o777).toBe(0o600);
-    const read = await readSnapshotFile(store.file!, KEY);
+    const read = readSnapshotFile(store.file!, KEY);
     // (compared as buffers: an equality of 31 MB element by element would take the test's memory)
     expect(read !== null && Buffer.from(read).equals(Buffer.from(store.current!))).toBe(true);
   });
@@ -170,7 +170,7 @@ describe('the saved interpreter of the engine process', () => {
       rmSync(file, { force: true });
       writeFileSync(file, bytes, { mode });
       chmodSync(file, mode);
-      expect(await readSnapshotFile(file, KEY), what).toBeNull();
+      expect(readSnapshotFile(file, KEY), what).toBeNull();
     }
     // the file cut short: a new store ignores it, its first engine loads the plain way and saves
     // the snapshot again, and the next one starts from that
@@ -182,7 +182,7 @@ describe('the saved interpreter of the engine process', () => {
       await first.whenReady();
       expect(first.restored).toBe(false);
       await fresh.flushed();
-      expect(await readSnapshotFile(file, KEY)).toBeInstanceOf(Uint8Array);
+      expect(readSnapshotFile(file, KEY)).toBeInstanceOf(Uint8Array);
     } finally {
       await first.close();
     }
