@@ -15,7 +15,7 @@ import { MemoryWatch } from './memoryWatch';
 import { sweepLater, sweepOrphans } from './orphanSweep';
 import { OutputBudget } from './outputBudget';
 import { terminalSafe } from './terminalSafe';
-import { bubblewrapArgs, INSIDE, limitedCommand, osBoundary, sandboxNotice, type EngineFiles, type OsBoundary } from './osSandbox';
+import { bubblewrapArgs, engineEndedBeforeReady, INSIDE, limitedCommand, osBoundary, sandboxNotice, type EngineFiles, type OsBoundary } from './osSandbox';
 import { seccompProgram } from './seccompFilter';
 
 /** A request that ran past its deadline; the process was killed. */
@@ -356,7 +356,10 @@ export class EngineChild {
       child.on('exit', (code, signal) => {
         clearTimeout(timer);
         if (child.pid !== undefined) liveRoots.delete(child.pid);
-        const err = new EngineLost(`the Python engine stopped (${signal ?? `exit code ${code}`})`);
+        // ended before ready on its own: where the sandbox was taken as working from the probe
+        // cache (sandboxProbeCache.ts), the next start checks it again
+        const recheck = !this.readyNow && signal === null && code !== 0 && engineEndedBeforeReady();
+        const err = new EngineLost(`the Python engine stopped (${signal ?? `exit code ${code}`})${recheck ? '; the sandbox is checked again at the next start' : ''}`);
         reject(err);
         this.lost(err);
       });

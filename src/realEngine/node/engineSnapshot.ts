@@ -98,7 +98,7 @@ function currentUid(): number | null {
 }
 
 /** A folder only this user can write to (null: it is not one). */
-function privateFolder(dir: string): boolean {
+export function privateFolder(dir: string): boolean {
   try {
     const st = lstatSync(dir);
     const uid = currentUid();

@@ -13,6 +13,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { distrust, knownToWork, probeFacts, rememberWorks } from './sandboxProbeCache';
 import { seccompProgram } from './seccompFilter';
 
 /** Where the engine's files appear inside the sandbox. */
@@ -30,13 +31,38 @@ export type OsBoundary =
   | { kind: 'none'; reason: string };
 
 let detected: OsBoundary | undefined;
+/** The digest of what the probe's answer rests on, and whether that answer came from the cache
+ * (sandboxProbeCache.ts) instead of a probe of this process. */
+let detectedFacts: string | null = null;
+let fromCache = false;
 
-/** Whether this machine can hold an engine in bubblewrap (probed once, with the very arguments an
- * engine gets, running the Node binary inside). */
+/** Whether this machine can hold an engine in bubblewrap: probed with the very arguments an engine
+ * gets, running the Node binary inside, once per process, and not at all where an earlier probe on
+ * the same facts found it working (sandboxProbeCache.ts). */
 export function osBoundary(files: EngineFiles): OsBoundary {
   if (detected) return detected;
+  const bwrap = process.platform === 'linux' ? findOnPath('bwrap') : null;
+  const prlimit = limitedCommand()?.[0];
+  const facts = bwrap ? probeFacts([bwrap, files.node, ...(prlimit ? [prlimit] : [])], [seccompProgram() ?? 'no seccomp filter', files.pyodide, files.script]) : null;
+  detectedFacts = facts;
+  if (bwrap && knownToWork(facts)) {
+    fromCache = true;
+    detected = { kind: 'bubblewrap', bwrap };
+    return detected;
+  }
   detected = probe(files);
+  if (detected.kind === 'bubblewrap') rememberWorks(facts);
   return detected;
+}
+
+/** An engine process ended before it was ready. Where this process took "bubblewrap works" from
+ * the cache without probing, the cache is wrong or the engine failed for another reason: either
+ * way the next start probes again (this process keeps the boundary it said at its start). */
+export function engineEndedBeforeReady(): boolean {
+  if (!fromCache) return false;
+  distrust(detectedFacts);
+  fromCache = false;
+  return true;
 }
 
 function probe(files: EngineFiles): OsBoundary {
@@ -162,6 +188,13 @@ export function sandboxNotice(boundary: OsBoundary): string | null {
 /** For tests: forget what was probed. */
 export function resetOsBoundary(): void {
   detected = undefined;
+  detectedFacts = null;
+  fromCache = false;
   libraries = undefined;
+}
+
+/** For tests: whether this process's boundary came from the probe cache. */
+export function osBoundaryFromCache(): boolean {
+  return fromCache;
 }
 

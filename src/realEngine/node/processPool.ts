@@ -21,7 +21,9 @@ export const SPARES = 2;
 /** How many processes load at once when the pool refills: one core is left to what runs. */
 const LOADING_AT_ONCE = Math.max(1, availableParallelism() - 1);
 
-/** How long refilling the spares waits for running requests to end (refillSoon). */
+/** Refilling the spares waits until no request has run for REFILL_IDLE_MS (a tool call is several
+ * requests back to back), and at most REFILL_DEFER_MS (refillSoon). */
+const REFILL_IDLE_MS = 250;
 const REFILL_DEFER_MS = 1_500;
 
 /** How long a request waits for a process when every one is busy with another owner's requests
@@ -47,10 +49,10 @@ export class ProcessPool extends DefaultOwnerHost {
   private closed = false;
   /** Requests waiting for a process to be free, woken when any request ends. */
   private waiters: Array<() => void> = [];
-  /** Requests running now, and whether one has ended yet (refillSoon). */
+  /** Requests running now, and the refill's two timers (refillSoon). */
   private running = 0;
-  private served = false;
-  private refillTimer: ReturnType<typeof setTimeout> | null = null;
+  private refillIdle: ReturnType<typeof setTimeout> | null = null;
+  private refillLatest: ReturnType<typeof setTimeout> | null = null;
   protected readonly byDefault: PythonHost;
 
   constructor(private readonly options: PoolOptions = {}) {
@@ -60,7 +62,7 @@ export class ProcessPool extends DefaultOwnerHost {
     this.byDefault = this.forOwner(DEFAULT_OWNER);
     // The spares start once the first process is ready (from the interpreter it saved:
     // engineSnapshot.ts, and not competing with it for the cores while it loads), and after the
-    // first session's first run (refillSoon).
+    // requests waiting for it (refillSoon).
     this.hosts[0]!.whenReady().then(
       () => this.refillSoon(),
       () => undefined,
@@ -101,7 +103,7 @@ export class ProcessPool extends DefaultOwnerHost {
 
   async close(): Promise<void> {
     this.closed = true;
-    if (this.refillTimer) clearTimeout(this.refillTimer);
+    this.stopRefillTimers();
     await Promise.all(this.hosts.map((h) => h.close()));
   }
 
@@ -151,7 +153,6 @@ export class ProcessPool extends DefaultOwnerHost {
     this.running++;
     return task(host.forOwner(owner)).finally(() => {
       this.running--;
-      this.served = true;
       this.wake();
       this.refillSoon();
     });
@@ -177,22 +178,34 @@ export class ProcessPool extends DefaultOwnerHost {
     for (const go of waiting) go();
   }
 
-  /** Refills the spares now when no request is running (and the first has been answered), else
-   * once they have ended or REFILL_DEFER_MS from now, whichever comes first. A process loading
-   * beside a session's run takes the cores that run needs: on a loaded 2-core machine, spares
-   * started as the first session was taken made MCP's first start_session 5.5× pdb's first stop
-   * (`npm run bench:start -- --load 4`); the second spare serves a session started at once. */
+  /** Refills the spares once no request has run for REFILL_IDLE_MS, or REFILL_DEFER_MS from the
+   * first call, whichever comes first. A process loading beside a session's run takes the cores
+   * that run needs: on a loaded 2-core machine, spares started as the first session was taken
+   * made MCP's first start_session 5.5× pdb's first stop (`npm run bench:start -- --load 4`);
+   * the second spare serves a session started at once. */
   private refillSoon(): void {
     if (this.closed) return;
-    if (this.running === 0 && this.served) {
-      this.keepSpare();
-      return;
-    }
-    this.refillTimer ??= setTimeout(() => {
-      this.refillTimer = null;
-      this.keepSpare();
-    }, REFILL_DEFER_MS);
-    this.refillTimer.unref?.();
+    this.refillLatest ??= setTimeout(() => this.refillNow(), REFILL_DEFER_MS);
+    this.refillLatest.unref?.();
+    if (this.refillIdle) clearTimeout(this.refillIdle);
+    this.refillIdle = null;
+    if (this.running > 0) return; // the request's end calls again
+    this.refillIdle = setTimeout(() => {
+      this.refillIdle = null;
+      if (this.running === 0) this.refillNow();
+    }, REFILL_IDLE_MS);
+    this.refillIdle.unref?.();
+  }
+
+  private refillNow(): void {
+    this.stopRefillTimers();
+    this.keepSpare();
+  }
+
+  private stopRefillTimers(): void {
+    if (this.refillIdle) clearTimeout(this.refillIdle);
+    if (this.refillLatest) clearTimeout(this.refillLatest);
+    this.refillIdle = this.refillLatest = null;
   }
 
   /** SPARES fresh processes kept warm, within `max` processes in all: a replacement starts as soon
