@@ -24,22 +24,23 @@ describe('ProcessPool', () => {
     expect(engines.size).toBeLessThanOrEqual(3);
   }, 240_000);
 
-  it('keeps SPARES fresh processes, and starts a replacement once one is taken and its runs have ended, not when the next request comes', async () => {
+  it('keeps SPARES fresh processes: none loads beside the first requests, and later a replacement starts as soon as one is taken', async () => {
     pool = new ProcessPool({ max: 4 });
     const engines = pool;
+    const first = engines.forOwner('session-0').record('print(0)\n', '', { timeLimit: 10 });
     await engines.whenReady();
-    // the spares start once the first process is ready (and, with no request, the refill's wait), one after another
+    // the first request runs alone: no spare loads beside it
+    expect(engines.spares).toEqual({ ready: 0, loading: 0 });
+    expect((await first).stdout).toBe('0\n');
+    // then the spares start, one after another
     for (let i = 0; i < 600 && engines.spares.ready < SPARES; i++) await new Promise((resolve) => setTimeout(resolve, 200));
     expect(engines.spares).toEqual({ ready: SPARES, loading: 0 });
-    expect(engines.size).toBe(SPARES);
-    const run = engines.forOwner('session-1').record('print(1)\n', '', { timeLimit: 10 });
-    // taken: no process loads beside its run (it gets the cores), the other spare is ready
-    expect(engines.spares).toEqual({ ready: SPARES - 1, loading: 0 });
-    expect((await run).stdout).toBe('1\n');
-    // its run ended: once nothing has run for a moment the replacement starts, before any other request
-    for (let i = 0; i < 50 && engines.size < SPARES + 1; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(engines.size).toBe(SPARES + 1);
-    expect(engines.spares.ready + engines.spares.loading).toBe(SPARES);
+    const run = engines.forOwner('session-1').record('print(1)\n', '', { timeLimit: 10 });
+    // taken: its replacement is already starting, before the run has ended
+    expect(engines.size).toBe(SPARES + 2);
+    expect(engines.spares).toEqual({ ready: SPARES - 1, loading: 1 });
+    expect((await run).stdout).toBe('1\n');
   }, 240_000);
 
   it('refills while a long run holds the cores, after REFILL_DEFER_MS', async () => {

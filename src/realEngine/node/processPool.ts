@@ -49,8 +49,9 @@ export class ProcessPool extends DefaultOwnerHost {
   private closed = false;
   /** Requests waiting for a process to be free, woken when any request ends. */
   private waiters: Array<() => void> = [];
-  /** Requests running now, and the refill's two timers (refillSoon). */
+  /** Requests running now, whether the first refill has happened, and its two timers (refillSoon). */
   private running = 0;
+  private settled = false;
   private refillIdle: ReturnType<typeof setTimeout> | null = null;
   private refillLatest: ReturnType<typeof setTimeout> | null = null;
   protected readonly byDefault: PythonHost;
@@ -151,7 +152,9 @@ export class ProcessPool extends DefaultOwnerHost {
     }
     this.usedAt.set(host, ++this.clock);
     this.running++;
-    return task(host.forOwner(owner)).finally(() => {
+    const run = task(host.forOwner(owner));
+    this.refillSoon();
+    return run.finally(() => {
       this.running--;
       this.wake();
       this.refillSoon();
@@ -178,13 +181,19 @@ export class ProcessPool extends DefaultOwnerHost {
     for (const go of waiting) go();
   }
 
-  /** Refills the spares once no request has run for REFILL_IDLE_MS, or REFILL_DEFER_MS from the
-   * first call, whichever comes first. A process loading beside a session's run takes the cores
-   * that run needs: on a loaded 2-core machine, spares started as the first session was taken
-   * made MCP's first start_session 5.5× pdb's first stop (`npm run bench:start -- --load 4`);
-   * the second spare serves a session started at once. */
+  /** Refills the spares: at once, as soon as one is taken, once the server's first requests are
+   * over; until then, once no request has run for REFILL_IDLE_MS, or REFILL_DEFER_MS from the
+   * first call, whichever comes first. Processes loading beside the first session's run take the
+   * cores it needs (an agent waits on it at launch): on a loaded 2-core machine, spares started as
+   * the first session was taken made MCP's first start_session 5.5× pdb's first stop (`npm run
+   * bench:start -- --load 4`); later, sessions started back to back (`npm run bench:mcp`) need
+   * the spares loading as early as they can. */
   private refillSoon(): void {
     if (this.closed) return;
+    if (this.settled) {
+      this.refillNow();
+      return;
+    }
     this.refillLatest ??= setTimeout(() => this.refillNow(), REFILL_DEFER_MS);
     this.refillLatest.unref?.();
     if (this.refillIdle) clearTimeout(this.refillIdle);
@@ -198,6 +207,7 @@ export class ProcessPool extends DefaultOwnerHost {
   }
 
   private refillNow(): void {
+    this.settled = true;
     this.stopRefillTimers();
     this.keepSpare();
   }
