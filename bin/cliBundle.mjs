@@ -22,7 +22,9 @@ export const BUNDLE_DIR = join(ROOT, 'node_modules', '.cache', 'ndb-cli');
 const ENTRY = 'src/cli/start.ts';
 /** A lock older than this was left by a build that died: taken over. */
 const STALE_LOCK_MS = 120_000;
-/** Older bundles are removed only past this age: a running `ndb` may still import their chunks. */
+/** A running `ndb` (a server, for hours) may still import the chunks of the bundle it started
+ * from: the newest few are kept, and an older one is removed only past this age. */
+const KEEP_NEWEST = 4;
 const KEEP_OLD_MS = 30 * 60_000;
 
 /** [size, mtimeMs] of a file, or null when it is gone. */
@@ -133,10 +135,12 @@ function inputStamped(file) {
 }
 
 function removeOld(bundles, keep) {
-  for (const name of readdirSync(bundles)) {
-    if (name === keep || !name.startsWith('b-')) continue;
-    const st = stamp(join(bundles, name));
-    if (st && Date.now() - st[1] > KEEP_OLD_MS) rmSync(join(bundles, name), { recursive: true, force: true });
+  const old = readdirSync(bundles)
+    .filter((name) => name !== keep && name.startsWith('b-'))
+    .map((name) => ({ name, made: stamp(join(bundles, name))?.[1] ?? 0 }))
+    .sort((a, b) => b.made - a.made);
+  for (const { name, made } of old.slice(KEEP_NEWEST)) {
+    if (Date.now() - made > KEEP_OLD_MS) rmSync(join(bundles, name), { recursive: true, force: true });
   }
 }
 

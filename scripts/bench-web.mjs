@@ -1,4 +1,4 @@
-// npm run bench:web [-- --runs N]: how long the app takes to become usable, on a first visit (cold:
+// npm run bench:web [-- --runs N] [-- --model NAME]: how long the app takes to become usable, on a first visit (cold:
 // a fresh browser profile) and a second one (warm: the same profile, the service worker's caches
 // and the model's cache filled), in Debian's Chromium against `vite preview` on dist/ (run
 // `npm run build` first).
@@ -16,12 +16,20 @@
 // app does, from the same served files) on a fresh profile and again on the same profile (the
 // browser's HTTP cache): the floor for the Python part. Prints one JSON line: medians per visit,
 // the warm/cold ratios and the reference.
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, launchBrowser, startPreview } from '../e2e/helpers.mjs';
 
 const i = process.argv.indexOf('--runs');
 const RUNS = i >= 0 ? Math.max(1, Number(process.argv[i + 1]) || 1) : 2;
+// --model NAME: a model folder of dist/models/ other than index.json's default (the app's ?model=),
+// e.g. a deeper model exported there to weigh its time per state against the shipped one's.
+const m = process.argv.indexOf('--model');
+const MODEL = m >= 0 ? process.argv[m + 1] : null;
+if (MODEL !== null && (!MODEL || !/^[\w.-]+$/.test(MODEL) || !existsSync(join(ROOT, 'dist', 'models', MODEL, 'config.json')))) {
+  process.stderr.write(`bench:web: --model ${MODEL ?? ''}: no model folder dist/models/${MODEL ?? ''}/ (export one there after npm run build)\n`);
+  process.exit(2);
+}
 const TIMEOUT = 120_000;
 const KEYS = ['first_paint_ms', 'editor_ready_ms', 'engine_ready_ms', 'model_ready_ms', 'first_prediction_ms', 'state_ms'];
 /** How many states are predicted after the first, for the model's time per state. */
@@ -123,7 +131,7 @@ try {
   for (let r = 0; r < RUNS; r++) {
     const browser = await launchBrowser(server.url);
     try {
-      const url = `${server.url}?backend=wasm`;
+      const url = `${server.url}?backend=wasm${MODEL ? `&model=${encodeURIComponent(MODEL)}` : ''}`;
       const first = await visit(browser.context, url);
       cold.push(first.t);
       // The warm visit starts once the service worker has stored everything.
@@ -162,6 +170,7 @@ console.log(
     bench: 'web',
     runs: RUNS,
     backend: 'wasm',
+    model: MODEL ?? 'default',
     cold: c,
     warm: w,
     warm_over_cold: ratio,

@@ -1,4 +1,4 @@
-"""Deepens a trained model without changing what it computes: `python3 -m training.grow CKPT --layers 8 --out OUT.pt`.
+"""Deepens a trained model without changing what it computes: `python3 -m training.grow CKPT --layers 12 --out OUT.pt`.
 
 Each original block is followed by copies of itself whose output projections (`o_proj`,
 `down_proj`) are zero, so every new block adds nothing to the residual stream and the deeper model
@@ -24,10 +24,11 @@ ZEROED = ("self_attn.o_proj.weight", "mlp.down_proj.weight")
 
 
 def grown_state(state: dict[str, torch.Tensor], old_layers: int, new_layers: int) -> dict[str, torch.Tensor]:
-    """The state dict of a `new_layers`-deep model whose block j copies block j * old // new."""
-    if new_layers < old_layers or new_layers % old_layers != 0:
-        raise ValueError(f"can grow {old_layers} layers only to a multiple of {old_layers}, not {new_layers}")
-    per = new_layers // old_layers
+    """The state dict of a `new_layers`-deep model whose block j copies block j * old // new: each
+    old block in order, followed by its copies (8 -> 12: every other block gets one; 8 -> 16: each)."""
+    if new_layers < old_layers:
+        raise ValueError(f"can grow {old_layers} layers only to as many or more, not {new_layers}")
+    source = [j * old_layers // new_layers for j in range(new_layers)]
     layer_key = re.compile(r"^layers\.(\d+)\.(.+)$")
     out: dict[str, torch.Tensor] = {}
     for key, value in state.items():
@@ -36,11 +37,14 @@ def grown_state(state: dict[str, torch.Tensor], old_layers: int, new_layers: int
             out[key] = value.clone()
             continue
         old, rest = int(match.group(1)), match.group(2)
-        for copy in range(per):
+        for new, src in enumerate(source):
+            if src != old:
+                continue
             tensor = value.clone()
-            if copy > 0 and rest in ZEROED:
+            # a copy (not the block's first place) adds nothing to the residual stream at first
+            if new > 0 and source[new - 1] == src and rest in ZEROED:
                 tensor.zero_()
-            out[f"layers.{old * per + copy}.{rest}"] = tensor
+            out[f"layers.{new}.{rest}"] = tensor
     return out
 
 
@@ -57,7 +61,7 @@ def grow_checkpoint(path: Path, new_layers: int) -> dict[str, object]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("checkpoint", type=Path, help="a checkpoint of training.train or training.import_onnx")
-    parser.add_argument("--layers", type=int, required=True, help="the new depth: a multiple of the old one")
+    parser.add_argument("--layers", type=int, required=True, help="the new depth: at least the old one (8 -> 12 copies every other block)")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     try:

@@ -144,6 +144,11 @@ describe('forward commands against bdb', () => {
     await run(again.session, 'unt 10');
     expect(here(again.session)).toMatchObject({ line: 10 });
     expect(await run(again.session, 'unt 3')).toEqual(['*** "until" line number is smaller than current line number']);
+    // at a return stop pdb refuses a line at or before the return's too, and `unt` steps into the caller
+    while (here(again.session).event !== 'return') await run(again.session, 'n');
+    const ret = here(again.session);
+    expect(await run(again.session, `unt ${ret.line}`)).toEqual(['*** "until" line number is smaller than current line number']);
+    expect(here(again.session)).toEqual(ret);
   });
 });
 

@@ -309,8 +309,8 @@ export class PromptSession {
     if (this.neural) throw new PdbError('until needs the recording: use --engine real or both');
     if (this.atExit()) throw new PdbError('the program has finished: rs, rn, rc or rf go back; q quits');
     const here = this.rec.events[this.live.position];
-    // at a return (or before the start) bdb's until steps on into the caller, whatever the line
-    if (here && here.event !== 'return' && target !== undefined && target <= here.line) throw new PdbError(`"until" line number is smaller than current line number`);
+    // pdb compares with the frame's line at a return stop too (and then steps on into the caller)
+    if (here && target !== undefined && target <= here.line) throw new PdbError(`"until" line number is smaller than current line number`);
     // the session's move, as every face's (session/moves.ts): where it stops and why
     const stop = await this.live.move({ kind: 'until', ...(target !== undefined ? { target } : {}) });
     return this.showStop(out, await this.afterBreak(stop.breakpointHit));

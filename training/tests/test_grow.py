@@ -38,9 +38,35 @@ def test_a_grown_model_gives_the_same_logits_and_its_new_blocks_can_learn(tmp_pa
     assert float(new_out.abs().sum()) == 0.0 and new_out.grad is not None and float(new_out.grad.abs().sum()) > 0
 
 
-def test_growth_only_to_a_multiple_of_the_depth() -> None:
+def test_growth_to_a_depth_that_is_no_multiple_keeps_the_logits(tmp_path: Path) -> None:
+    """8 -> 12 as the lease's size comparison grows it (issue 45, item 9): every other block copied."""
+    torch.manual_seed(1)
+    cfg = ModelConfig(vocab_size=64, dim=32, n_layers=4, n_heads=4, n_kv_heads=2, hidden_dim=48, max_seq_len=64)
+    small = Decoder(cfg)
+    with torch.no_grad():
+        for p in small.parameters():
+            p.add_(0.02 * torch.randn_like(p))
+    path = tmp_path / "small.pt"
+    torch.save({"model": small.state_dict(), "model_config": cfg.to_dict()}, path)
+    grown = grow_checkpoint(path, 6)
+    big = Decoder(ModelConfig.from_dict(grown["model_config"]))  # type: ignore[arg-type]
+    big.load_state_dict(grown["model"])  # type: ignore[arg-type]
+    ids = torch.randint(0, 64, (2, 20))
+    small.eval()
+    big.eval()
+    with torch.no_grad():
+        assert torch.allclose(small(ids), big(ids), atol=1e-5)
+    state = grown["model"]
+    assert isinstance(state, dict)
+    # blocks 0, 2, 3, 5 are the originals 0, 1, 2, 3; blocks 1 and 4 zero-output copies of 0 and 2
+    zero = [j for j in range(6) if float(state[f"layers.{j}.mlp.down_proj.weight"].abs().sum()) == 0.0]
+    assert zero == [1, 4]
+    assert torch.equal(state["layers.3.mlp.up_proj.weight"], small.state_dict()["layers.2.mlp.up_proj.weight"])
+
+
+def test_growth_never_shrinks() -> None:
     with pytest.raises(ValueError):
-        grown_state({}, 4, 6)
+        grown_state({}, 4, 3)
 
 
 def test_wsd_warms_up_holds_and_decays_linearly_to_the_end() -> None:
