@@ -21,6 +21,7 @@ import dataclasses
 import glob
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -41,7 +42,8 @@ def worker_python() -> str:
     if env:
         return env
     root = os.environ.get("PYENV_ROOT") or str(Path.home() / ".pyenv")
-    found = sorted(glob.glob(f"{root}/versions/3.12*/bin/python"))
+    # by version, as lease.sh's `sort -V` (3.12.10 after 3.12.9)
+    found = sorted(glob.glob(f"{root}/versions/3.12*/bin/python"), key=lambda p: [int(n) for n in re.findall(r"\d+", p.split("/versions/")[1])])
     if not found:
         raise SystemExit("no Python >= 3.12 for the workers: set NDB_WORKER_PYTHON")
     return found[-1]

@@ -30,7 +30,7 @@ IN_PROCESS = sys.version_info >= (3, 12)
 # the builtins mix): no imports beyond a few pure standard-library modules, no files, processes,
 # network, asyncio or tracer of their own. ``record(..., trusted=True)`` traces them without the
 # sandbox's enter and exit (``src/realEngine/python/sandbox.py``: ~10 % of a live worker's time, spent
-# walking ``sys.modules`` twice a program); the recordings are the same (test_trace_backend.py
+# walking ``sys.modules`` twice a program); the recordings are the same (tests/test_live_workers.py
 # checks it for each origin), and the tracer's time limit and the worker's per-program timeout
 # bound them as before. Real code (the corpus, the stdlib, Debian's tests) keeps the sandbox.
 TRUSTED_ORIGINS = frozenset({"generated", "python", "methods"})
@@ -50,7 +50,7 @@ STATUS_NAMES = {
 class _Unguarded:
     """What the tracer calls of its sandbox (``ndb_sandbox.*`` in tracer.py), for a trusted program:
     the tracer is set and taken away, nothing is hidden or refused. A name the tracer calls that is
-    missing here fails test_trace_backend.py, not a trace."""
+    missing here fails tests/test_live_workers.py, not a trace."""
 
     @staticmethod
     def enter() -> None:

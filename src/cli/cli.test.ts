@@ -10,17 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineCommand } from '../realEngine/node/engineChild';
 import { REPO_ROOT } from '../util/repoRoot';
 import { hostilePrograms, unixSocketProgram } from '../testing/hostilePrograms';
-import { main } from './main';
+import { runCli as run } from '../testing/cliRun';
 
 const dir = mkdtempSync(join(tmpdir(), 'ndb-cli-'));
 const program = join(dir, 'prog.py');
 writeFileSync(program, 'def f(xs):\n    s = 0\n    for x in xs:\n        s += x\n    return s\n\ndef g(n):\n    return f(list(range(n))) * 2\n');
-
-async function run(...argv: string[]): Promise<{ code: number; lines: string[] }> {
-  const lines: string[] = [];
-  const code = await main(argv, (l) => lines.push(l));
-  return { code, lines };
-}
 
 describe('ndb trace', () => {
   it('prints one JSON object per event, then the exit line', async () => {

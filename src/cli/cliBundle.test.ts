@@ -28,7 +28,7 @@ describe('the CLI bundle', () => {
     expect(freshBundle(dir)).toBe(built);
     const current = readCurrent(dir);
     // the lazily imported faces are in it too (chunks), and every input is a file of this checkout
-    for (const file of ['src/cli/start.ts', 'src/cli/main.ts', 'src/dap/server.ts', 'src/mcp/server.ts', 'src/realEngine/node/nodeHosts.ts']) expect(Object.keys(current.inputs)).toContain(file);
+    for (const file of ['bin/cliBundle.mjs', 'src/cli/start.ts', 'src/cli/main.ts', 'src/dap/server.ts', 'src/mcp/server.ts', 'src/realEngine/node/nodeHosts.ts']) expect(Object.keys(current.inputs)).toContain(file);
     expect(Object.keys(current.inputs).every((f) => !f.startsWith('..'))).toBe(true);
     // a bundled package is stood for by its package.json (an install rewrites it), not its files
     const packages = Object.keys(current.inputs).filter((f) => f.includes('node_modules/'));

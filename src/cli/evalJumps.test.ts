@@ -1,23 +1,9 @@
 // `ndb eval trajectories --frame-names both` and `ndb eval jumps --action` (issue 45 items 4 and
 // 5), on the shipped model (int8) and a two-item set made from the first gallery program.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../util/repoRoot';
-import { main } from './main';
+import { loopSumSet, runCli as run } from '../testing/cliRun';
 
-const dir = mkdtempSync(join(tmpdir(), 'ndb-evaljumps-'));
-const source = readFileSync(join(REPO_ROOT, 'examples/01_loop_sum.py'), 'utf8').replace(/^(#.*\n)+/, '');
-const item = (actions: string[]) => JSON.stringify({ id: 'g', source, call: 'total([3, 1])', start: null, actions, breakpoints: [], max_events: 2000 });
-const set = join(dir, 'gallery.jsonl');
-writeFileSync(set, `${item(['step_into', 'step_over', 'step_return'])}\n${item(['step_into', 'step_into'])}\n`);
-
-async function run(...argv: string[]): Promise<{ code: number; lines: string[] }> {
-  const lines: string[] = [];
-  const code = await main(argv, (l) => lines.push(l));
-  return { code, lines };
-}
+const set = loopSumSet('total([3, 1])');
 
 describe('ndb eval: what the name constraint and composition gain', () => {
   it('decodes with and without the frame names on the same states, beside the trivial answer', async () => {

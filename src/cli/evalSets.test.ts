@@ -1,23 +1,14 @@
 // `ndb eval trajectories` with several sets and `ndb eval early-stop`, on the shipped model and a
 // two-item set made from the first gallery program.
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../util/repoRoot';
-import { main } from './main';
+import { loopSumSet, runCli as run } from '../testing/cliRun';
 
-const dir = mkdtempSync(join(tmpdir(), 'ndb-evalsets-'));
-const source = readFileSync(join(REPO_ROOT, 'examples/01_loop_sum.py'), 'utf8').replace(/^(#.*\n)+/, '');
-const item = (actions: string[]) => JSON.stringify({ id: 'g', source, call: 'total([3, 1, 4, 1, 5])', start: null, actions, breakpoints: [], max_events: 2000 });
-const set = join(dir, 'gallery.jsonl');
-writeFileSync(set, `${item(['step_into', 'step_over', 'step_return'])}\n${item(['step_into', 'step_into'])}\n`);
+const set = loopSumSet('total([3, 1, 4, 1, 5])');
+const dir = dirname(set);
 
-async function run(...argv: string[]): Promise<{ code: number; lines: string[] }> {
-  const lines: string[] = [];
-  const code = await main(argv, (l) => lines.push(l));
-  return { code, lines };
-}
 
 describe('ndb eval on several sets', () => {
   it('reports each file on its own line, named by --label or the file name', async () => {

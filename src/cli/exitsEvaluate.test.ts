@@ -6,16 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { answers, debugPiped } from '../testing/ndbPrompt';
 import { COUNT_STOP_LINE, COUNTING_EXPRESSION, EXIT_PROGRAMS, OBJECT_STOP_LINE, ORDER_SHOWN, writeEndPrograms, type ExitProgram } from '../testing/endPrograms';
-import { main } from './main';
+import { runCli as run } from '../testing/cliRun';
 
 const programs = writeEndPrograms();
 const NAMES = Object.keys(EXIT_PROGRAMS) as ExitProgram[];
-
-async function run(...argv: string[]): Promise<{ code: number; lines: string[] }> {
-  const lines: string[] = [];
-  const code = await main(argv, (l) => lines.push(l));
-  return { code, lines };
-}
 
 describe('ndb debug --actions: a program that ends through sys.exit()', () => {
   it.each(NAMES)('%s: the exit state is normal with its exit_code, in --json and in text', async (name) => {

@@ -8,15 +8,9 @@ import { REPO_ROOT } from '../util/repoRoot';
 import { readProject } from '../session/projectFiles';
 import { makeLinkTrap, SECRET } from '../testing/linkTrap';
 import { projectBdb } from '../testing/oracle';
-import { main } from './main';
+import { runCli as run } from '../testing/cliRun';
 
 const MAIN = join(REPO_ROOT, 'fixtures/project/shop/main.py');
-
-async function run(...argv: string[]): Promise<{ code: number; lines: string[] }> {
-  const lines: string[] = [];
-  const code = await main(argv, (l) => lines.push(l));
-  return { code, lines };
-}
 
 type State = Record<string, unknown>;
 

@@ -46,7 +46,7 @@ function historiesOf(rec: Recording): Histories {
 
 /** The event where the tracer stopped drawing the heap, for the run's time (docs/trace.md,
  * `heap_stopped`): from there on no event has a heap. Null: the whole recording has one. */
-export function heapStoppedAt(rec: Recording): number | null {
+function heapStoppedAt(rec: Recording): number | null {
   return historiesOf(rec).stopped;
 }
 

@@ -5,7 +5,7 @@
 // Library frames never stop (they are "skipped modules"), so leaving their events out of the
 // recording changes no stop. Inverse actions walk the recording backwards.
 
-import type { Action } from './actions';
+import type { Action, Until } from './actions';
 import { eventKey, keyFileIndex, keyLine } from './location';
 import { stackAt } from './state';
 import { ENTRY, type Position, type Recording, type TraceEvent } from './trace';
@@ -31,12 +31,6 @@ interface StopInfo {
 export interface BreakCondition {
   condition?: string;
   hitCount?: number;
-}
-
-/** pdb's `until [LINE]`, bdb's set_until (Navigator.until). */
-interface Until {
-  kind: 'until';
-  line?: number;
 }
 
 const STEP_ANYWHERE: StopInfo = { stopframe: NONE, returnframe: NONE, stoplineno: 0, cmdframe: NONE, cmdlineno: null };
@@ -112,7 +106,7 @@ export class Navigator {
    * At a return (or before the start) it steps on into the caller, as step_over does. No model
    * action: the session's moves (session/moves.ts) make it. */
   until(line?: number): Position {
-    this.pos = this.forward({ kind: 'until', ...(line !== undefined ? { line } : {}) });
+    this.pos = this.forward({ kind: 'until', ...(line !== undefined ? { target: line } : {}) });
     return this.pos;
   }
 
@@ -232,7 +226,7 @@ export class Navigator {
         st = { stopframe: here, returnframe: NONE, stoplineno: 0, cmdframe: here, cmdlineno: cur.line };
         break;
       case 'until':
-        st = { stopframe: here, returnframe: here, stoplineno: action.line ?? cur.line + 1, cmdframe: NONE, cmdlineno: null };
+        st = { stopframe: here, returnframe: here, stoplineno: action.target ?? cur.line + 1, cmdframe: NONE, cmdlineno: null };
         break;
       case 'step_return':
         st = this.isGenerator(here)

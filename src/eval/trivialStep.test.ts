@@ -46,4 +46,10 @@ describe('trivialNext', () => {
     expect(trivialNext(rec, rec.events.length, { kind: 'step_into' }, [])).toEqual({ event: 'exit', status: 'normal' });
     expect(trivialNext(rec, rec.events.length, { kind: 'inv_step_into' }, [])).toHaveProperty('unparseable');
   });
+
+  it('from the call of a one-line function, steps to its one line, not to its return', async () => {
+    const one = (await loadNodeEngine()).record('def double(x): return 2 * x\n\ndef main():\n    return double(3)\n', 'main()');
+    const call = one.events.findIndex((e) => e.event === 'call' && e.line === 1);
+    expect(trivialNext(one, call, { kind: 'step_into' }, [])).toMatchObject({ event: 'line', line: 1, locals: { x: '3' } });
+  });
 });

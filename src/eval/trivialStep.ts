@@ -33,11 +33,14 @@ export function trivialNext(rec: Recording, position: Position, action: Action, 
   }
   const code = rec.codes[here.code];
   const first = code ? (code.name === '<module>' ? 0 : code.firstline) : here.line;
-  // a function's lines, its `def` line aside (no line event stops there)
-  const lines = [...new Set(code?.lines ?? [here.line])].filter((l) => l !== first).sort((a, b) => a - b);
+  // a function's lines, its `def` line aside (no line event stops there) unless it is all there is
+  // (a one-line def, a lambda, a generator expression)
+  const all = [...new Set(code?.lines ?? [here.line])].sort((a, b) => a - b);
+  const lines = all.some((l) => l > first) ? all.filter((l) => l !== first) : all;
   const locals = { ...here.locals };
   const line = (at: number, back = false): ParseResult => ({ event: 'line', inverse: back, line: at, src: '', locals });
-  const after = lines.find((l) => l > here.line);
+  // from a call the first line may be the call's own (a one-line def)
+  const after = lines.find((l) => (here.event === 'call' ? l >= here.line : l > here.line));
   const before = [...lines].reverse().find((l) => l < here.line);
   switch (action.kind) {
     case 'step_into':

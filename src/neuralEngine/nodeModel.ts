@@ -22,7 +22,7 @@ export interface LoadedModel {
 }
 
 /** The shipped models' folder, found from the repository's root rather than from this module:
- * the CLI also runs this code from its esbuild bundle (build/cli/<dir>/), at another depth. */
+ * the CLI also runs this code from its esbuild bundle (node_modules/.cache/ndb-cli/<dir>/: bin/cliBundle.mjs), at another depth. */
 function modelsDir(): string {
   return join(REPO_ROOT, 'public/models');
 }

@@ -264,7 +264,8 @@ export class LiveSession {
    * stops, and a move that is no model action goes there by a jump: the model starts again from the
    * stop. */
   async move(move: SessionMove): Promise<MoveStop> {
-    const action = followedAction(this.real, move);
+    // what the model follows (worked out only where one follows: for until it navigates twice)
+    const action = this.follower ? followedAction(this.real, move) : null;
     const stop = makeMove(this.real, move, this.exceptionMode);
     this.stoppedByException = stop.byException;
     if (action && !stop.byException) this.lastStep = this.follower ? ((await this.follower.follow(action, this.real)) ?? undefined) : undefined;

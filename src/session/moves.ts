@@ -35,7 +35,7 @@ export interface MoveStop {
 }
 
 /** Whether a move is one of the model's actions (the others are jumps over the recording). */
-export function isModelAction(move: SessionMove): move is Action {
+function isModelAction(move: SessionMove): move is Action {
   return move.kind !== INV_CONTINUE.kind && move.kind !== 'call_of' && move.kind !== 'until';
 }
 

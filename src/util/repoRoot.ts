@@ -1,7 +1,7 @@
 // The root of this checkout, for Node code that reads the repository's own files (the engine's
 // Python and script, the shipped models, fixtures). It is found by walking up from this module to
 // the first folder whose package.json names this project, never by a fixed number of `../`: the
-// same code also runs from the CLI's esbuild bundle (build/cli/<dir>/), at another depth.
+// same code also runs from the CLI's esbuild bundle (node_modules/.cache/ndb-cli/<dir>/: bin/cliBundle.mjs), at another depth.
 
 import { readFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';

@@ -12,17 +12,18 @@ from training.model import Decoder, ModelConfig
 from training.train import lr_at
 
 
-def test_a_grown_model_gives_the_same_logits_and_its_new_blocks_can_learn(tmp_path: Path) -> None:
-    torch.manual_seed(0)
-    cfg = ModelConfig(vocab_size=64, dim=32, n_layers=2, n_heads=4, n_kv_heads=2, hidden_dim=48, max_seq_len=64)
+def grown_pair(tmp_path: Path, layers: int, new_layers: int, seed: int) -> tuple[Decoder, Decoder, dict[str, object]]:
+    """A small model with trained-looking weights (none of them zero), and itself grown: both in
+    eval mode, after checking that they give the same logits."""
+    torch.manual_seed(seed)
+    cfg = ModelConfig(vocab_size=64, dim=32, n_layers=layers, n_heads=4, n_kv_heads=2, hidden_dim=48, max_seq_len=64)
     small = Decoder(cfg)
-    # trained-looking weights: none of them zero
     with torch.no_grad():
         for p in small.parameters():
             p.add_(0.02 * torch.randn_like(p))
     path = tmp_path / "small.pt"
     torch.save({"model": small.state_dict(), "model_config": cfg.to_dict()}, path)
-    grown = grow_checkpoint(path, 4)
+    grown = grow_checkpoint(path, new_layers)
     big = Decoder(ModelConfig.from_dict(grown["model_config"]))  # type: ignore[arg-type]
     big.load_state_dict(grown["model"])  # type: ignore[arg-type]
     assert big.num_parameters() > small.num_parameters()
@@ -31,6 +32,12 @@ def test_a_grown_model_gives_the_same_logits_and_its_new_blocks_can_learn(tmp_pa
     big.eval()
     with torch.no_grad():
         assert torch.allclose(small(ids), big(ids), atol=1e-5)
+    return small, big, grown
+
+
+def test_a_grown_model_gives_the_same_logits_and_its_new_blocks_can_learn(tmp_path: Path) -> None:
+    _, big, _ = grown_pair(tmp_path, 2, 4, seed=0)
+    ids = torch.randint(0, 64, (2, 20))
     # the new blocks' output projections start at zero and get gradients at once
     big.train()
     big(ids).sum().backward()
@@ -40,22 +47,7 @@ def test_a_grown_model_gives_the_same_logits_and_its_new_blocks_can_learn(tmp_pa
 
 def test_growth_to_a_depth_that_is_no_multiple_keeps_the_logits(tmp_path: Path) -> None:
     """8 -> 12 as the lease's size comparison grows it (issue 45, item 9): every other block copied."""
-    torch.manual_seed(1)
-    cfg = ModelConfig(vocab_size=64, dim=32, n_layers=4, n_heads=4, n_kv_heads=2, hidden_dim=48, max_seq_len=64)
-    small = Decoder(cfg)
-    with torch.no_grad():
-        for p in small.parameters():
-            p.add_(0.02 * torch.randn_like(p))
-    path = tmp_path / "small.pt"
-    torch.save({"model": small.state_dict(), "model_config": cfg.to_dict()}, path)
-    grown = grow_checkpoint(path, 6)
-    big = Decoder(ModelConfig.from_dict(grown["model_config"]))  # type: ignore[arg-type]
-    big.load_state_dict(grown["model"])  # type: ignore[arg-type]
-    ids = torch.randint(0, 64, (2, 20))
-    small.eval()
-    big.eval()
-    with torch.no_grad():
-        assert torch.allclose(small(ids), big(ids), atol=1e-5)
+    small, _, grown = grown_pair(tmp_path, 4, 6, seed=1)
     state = grown["model"]
     assert isinstance(state, dict)
     # blocks 0, 2, 3, 5 are the originals 0, 1, 2, 3; blocks 1 and 4 zero-output copies of 0 and 2

@@ -83,7 +83,7 @@ function unshareCommand(): string | null {
 }
 
 /** The engine process's script, found from the repository's root rather than beside this module:
- * the CLI also runs this code from its esbuild bundle (build/cli/<dir>/), where the script is not
+ * the CLI also runs this code from its esbuild bundle (node_modules/.cache/ndb-cli/<dir>/: bin/cliBundle.mjs), where the script is not
  * beside the bundled module. */
 function engineScript(): string {
   return join(REPO_ROOT, 'src/realEngine/node/engineProcess.mjs');

@@ -208,7 +208,8 @@ export interface SnapshotStoreOptions {
 export class SnapshotStore {
   readonly file: string | null;
   private memory: Uint8Array | null = null;
-  private disk: Promise<Uint8Array | null> | null = null;
+  /** Whether the cache file was read (or made moot: a snapshot made or refused here). */
+  private diskRead = false;
   private making: SnapshotClaim | null = null;
   private saidFailure = false;
   private writing: Promise<void> = Promise.resolve();
@@ -232,7 +233,7 @@ export class SnapshotStore {
   async boot(): Promise<SnapshotBoot> {
     const until = Date.now() + MAKER_WAIT_MS;
     for (;;) {
-      const have = this.memory ?? (await this.fromDisk());
+      const have = this.memory ?? this.fromDisk();
       if (have) return { snapshot: have, make: null };
       const make = this.claim();
       if (make) return { snapshot: null, make };
@@ -258,7 +259,7 @@ export class SnapshotStore {
     this.release(claim);
     if (this.memory) return; // one made meanwhile (a maker that had given up)
     this.memory = snapshot;
-    this.disk = Promise.resolve(snapshot);
+    this.diskRead = true;
     const file = this.file;
     if (!file) return;
     this.writing = this.writing.then(() => writeSnapshotFile(file, this.key, snapshot)).catch(() => undefined);
@@ -278,7 +279,7 @@ export class SnapshotStore {
     }
     if (snapshot && this.memory === snapshot) {
       this.memory = null;
-      this.disk = Promise.resolve(null);
+      this.diskRead = true;
       const file = this.file;
       if (file) this.writing = this.writing.then(() => unlink(file)).catch(() => undefined);
     }
@@ -294,12 +295,13 @@ export class SnapshotStore {
     claim.finish();
   }
 
-  private fromDisk(): Promise<Uint8Array | null> {
-    if (!this.disk) {
+  private fromDisk(): Uint8Array | null {
+    if (!this.diskRead) {
+      this.diskRead = true;
       const file = this.file;
-      this.disk = Promise.resolve(file ? (this.memory ??= readSnapshotFile(file, this.key)) : null);
+      if (file) this.memory ??= readSnapshotFile(file, this.key);
     }
-    return this.disk;
+    return this.memory;
   }
 }
 

@@ -50,7 +50,7 @@ export function osBoundary(files: EngineFiles): OsBoundary {
     detected = { kind: 'bubblewrap', bwrap };
     return detected;
   }
-  detected = probe(files);
+  detected = probe(files, bwrap);
   if (detected.kind === 'bubblewrap') rememberWorks(facts);
   return detected;
 }
@@ -65,9 +65,8 @@ export function engineEndedBeforeReady(): boolean {
   return true;
 }
 
-function probe(files: EngineFiles): OsBoundary {
+function probe(files: EngineFiles, bwrap: string | null): OsBoundary {
   if (process.platform !== 'linux') return { kind: 'none', reason: `${process.platform} has no bubblewrap (Linux only)` };
-  const bwrap = findOnPath('bwrap');
   if (!bwrap) return { kind: 'none', reason: 'bubblewrap is not installed (Debian: apt-get install bubblewrap)' };
   const filter = seccompProgram();
   const args = [...bubblewrapArgs(files, {}, filter ? 0 : undefined), INSIDE.node, '-e', `process.exit(require("node:fs").existsSync(${JSON.stringify(files.script)}) ? 3 : 0)`];

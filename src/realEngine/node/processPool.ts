@@ -4,8 +4,8 @@
 // one interpreter) keeps to the process it ran in, until it is released (the session ended), when
 // that process ends. A new owner gets a fresh process, and SPARES fresh processes are kept warm
 // beside the others (each restored from the interpreter the first one saved: engineSnapshot.ts),
-// refilled once one is taken and the runs in progress have ended (refillSoon), so that a new
-// session does not wait for Python to start. There
+// loaded after the server's first requests and then as soon as one is taken (refillSoon), so that a
+// new session does not wait for Python to start. There
 // are never more than `max` processes: with more owners than that, an idle process of another owner
 // is replaced by a fresh one.
 
@@ -219,8 +219,8 @@ export class ProcessPool extends DefaultOwnerHost {
   }
 
   /** SPARES fresh processes kept warm, within `max` processes in all: a replacement starts as soon
-   * as a spare is taken (or a session's process ends) and the runs in progress allow (refillSoon),
-   * so that an agent that ends a session and starts the next at once finds one ready (issue 34,
+   * as a spare is taken (or a session's process ends), once the server's first requests are over
+   * (refillSoon), so that an agent that ends a session and starts the next at once finds one ready (issue 34,
    * measured with `npm run bench:mcp`). No more than LOADING_AT_ONCE processes load at a time (the
    * next starts once one is ready): processes that load side by side on a small machine each take
    * as long as all of them, and the one a request waits for would be ready no sooner. */
