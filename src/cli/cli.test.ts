@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineCommand } from '../realEngine/node/engineChild';
 import { REPO_ROOT } from '../util/repoRoot';
 import { hostilePrograms, unixSocketProgram } from '../testing/hostilePrograms';
-import { runCli as run } from '../testing/cliRun';
+import { runCli as run } from './testCli';
 
 const dir = mkdtempSync(join(tmpdir(), 'ndb-cli-'));
 const program = join(dir, 'prog.py');

@@ -1,7 +1,7 @@
 // `ndb eval trajectories --frame-names both` and `ndb eval jumps --action` (issue 45 items 4 and
 // 5), on the shipped model (int8) and a two-item set made from the first gallery program.
 import { describe, expect, it } from 'vitest';
-import { loopSumSet, runCli as run } from '../testing/cliRun';
+import { loopSumSet, runCli as run } from './testCli';
 
 const set = loopSumSet('total([3, 1])');
 

@@ -4,7 +4,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../util/repoRoot';
-import { loopSumSet, runCli as run } from '../testing/cliRun';
+import { loopSumSet, runCli as run } from './testCli';
 
 const set = loopSumSet('total([3, 1, 4, 1, 5])');
 const dir = dirname(set);

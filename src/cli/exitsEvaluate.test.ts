@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { answers, debugPiped } from '../testing/ndbPrompt';
 import { COUNT_STOP_LINE, COUNTING_EXPRESSION, EXIT_PROGRAMS, OBJECT_STOP_LINE, ORDER_SHOWN, writeEndPrograms, type ExitProgram } from '../testing/endPrograms';
-import { runCli as run } from '../testing/cliRun';
+import { runCli as run } from './testCli';
 
 const programs = writeEndPrograms();
 const NAMES = Object.keys(EXIT_PROGRAMS) as ExitProgram[];

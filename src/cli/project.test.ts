@@ -8,7 +8,7 @@ import { REPO_ROOT } from '../util/repoRoot';
 import { readProject } from '../session/projectFiles';
 import { makeLinkTrap, SECRET } from '../testing/linkTrap';
 import { projectBdb } from '../testing/oracle';
-import { runCli as run } from '../testing/cliRun';
+import { runCli as run } from './testCli';
 
 const MAIN = join(REPO_ROOT, 'fixtures/project/shop/main.py');
 

@@ -1,10 +1,10 @@
 // The CLI's tests run `main` in this process and read what it printed (stdout's lines; stderr
-// stays the process's own).
+// stays the process's own). Only the tests import it (src/cli's own: nothing else may, layers.test.ts).
 
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../cli/main';
+import { main } from './main';
 import { REPO_ROOT } from '../util/repoRoot';
 
 export async function runCli(...argv: string[]): Promise<{ code: number; lines: string[] }> {
